@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CirclesConfig(AppConfig):
+    name = "circles"
+    verbose_name = "Circles"

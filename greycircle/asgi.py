@@ -1,0 +1,20 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "greycircle.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from accounts.websocket_auth import WebSocketAuthMiddlewareStack  # noqa: E402
+from greycircle.games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": WebSocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+    }
+)

@@ -1,0 +1,78 @@
+"""Live updates, sent only after the change they describe has been committed.
+
+Each game has one channel group per audience (each seat, and spectators); a view is computed once
+per audience, so no group message ever carries what another audience may not see. Each user has a
+personal group for notifications (`ws/me/`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.serializers.json import DjangoJSONEncoder
+
+from greycircle.games import selectors
+from greycircle.games.models import Game, GameStatus, Seat
+
+logger = logging.getLogger(__name__)
+
+
+def game_group(game_id: int, seat: int | None) -> str:
+    audience = "spectators" if seat is None else f"seat{seat}"
+    return f"game.{game_id}.{audience}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def jsonable(payload: dict[str, Any]) -> dict[str, Any]:
+    # Channel layers serialise with msgpack: send dates and decimals as the JSON strings DRF sends.
+    return json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        # The move is committed; a client that missed this update catches up by version.
+        logger.exception("could not publish to %s", group)
+
+
+def game_changed(
+    *, game: Game, created: bool = False, joined: Seat | None = None, ended: bool = False
+) -> None:
+    """Send each audience its new envelope, and notify the players whom the change concerns."""
+    for seat in selectors.game_audiences(game=game):
+        envelope = selectors.game_view_for_seat(game=game, seat=seat)
+        _send(game_group(game.pk, seat), {"type": "game.envelope", "envelope": jsonable(envelope)})
+    about = {"game": game.pk, "kind": game.kind, "version": game.version}
+    seats = list(game.seats.all())
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        if created and seat.index != 0:
+            notify(user_id=seat.user_id, event="invitation", by=seats[0].name, **about)
+        if joined is not None and seat.index != joined.index:
+            notify(user_id=seat.user_id, event="player_joined", player=joined.name, **about)
+        if game.status == GameStatus.ACTIVE and game.to_move == seat.index:
+            notify(user_id=seat.user_id, event="your_turn", **about)
+        if ended:
+            notify(user_id=seat.user_id, event="game_over", outcome=game.outcome, **about)
+
+
+def game_poked(*, game: Game, by: Any, target: Any) -> None:
+    notify(user_id=target.pk, event="reminder", game=game.pk, kind=game.kind, by=by.username)
+
+
+def notify(*, user_id: int, event: str, **data: Any) -> None:
+    """Send a notification to one user's personal stream (`ws/me/`)."""
+    notification = jsonable({"event": event, **data})
+    _send(user_group(user_id), {"type": "user.notification", "notification": notification})

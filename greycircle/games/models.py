@@ -1,0 +1,142 @@
+"""One table set for every game kind: Game, Seat, Move."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_seed() -> int:
+    """A secret 63-bit seed: it fixes the deal, so it never leaves the server."""
+    return secrets.randbits(63)
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def with_seats(self) -> GameQuerySet:
+        """Seats and their users in one extra query; `game.seats.all()` then costs nothing."""
+        return self.prefetch_related(
+            models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+
+
+class Game(models.Model):
+    kind = models.CharField(max_length=32, db_index=True)
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0)
+    # Denormalised from the state so "whose turn is it" lists are a plain query.
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["status", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    """A place at the table: held by a user, by a computer player at `ai_level`, or open."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    ai_level = models.CharField(max_length=16, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(ai_level=""), name="seat_user_or_ai"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}: {self.name}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.ai_level
+
+    @property
+    def is_computer(self) -> bool:
+        return bool(self.ai_level)
+
+    @property
+    def name(self) -> str:
+        if self.user_id is not None:
+            return self.user.username
+        if self.ai_level:
+            return f"Computer ({self.ai_level})"
+        return "Open seat"
+
+
+class Move(models.Model):
+    """One accepted move. `data` replays it; `public`/`private` are how the log shows it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    data = models.JSONField()
+    public = models.JSONField(default=dict)
+    # {"<seat>": {...}}: detail only that seat may see, laid over `public` for it.
+    private = models.JSONField(default=dict, blank=True)
+    idempotency_key = models.CharField(max_length=128, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="move_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "player", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="move_unique_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.number} of game {self.game_id}"

@@ -1,0 +1,134 @@
+"""Reads of games shaped for one viewer. Hidden information is filtered here and in `RULES.view`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, F, OuterRef, QuerySet
+
+from greycircle.games import registry
+from greycircle.games.models import Game, GameStatus, Move, Seat
+
+
+def seat_index_for(*, game: Game, viewer: Any) -> int | None:
+    """The seat `viewer` holds in `game` (seats prefetched), or None for a spectator."""
+    if viewer is None or not viewer.is_authenticated:
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == viewer.pk:
+            return seat.index
+    return None
+
+
+def seats_json(*, game: Game) -> list[dict[str, Any]]:
+    scores = (game.outcome or {}).get("scores")
+    return [
+        {
+            "seat": seat.index,
+            "user": seat.user.username if seat.user_id else None,
+            "ai_level": seat.ai_level or None,
+            "name": seat.name,
+            "open": seat.is_open,
+            **({"score": scores[seat.index]} if scores else {}),
+        }
+        for seat in game.seats.all()
+    ]
+
+
+def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
+    """The envelope without state or legal moves: what game lists show."""
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "options": game.options,
+        "seats": seats_json(game=game),
+        "to_move": game.to_move,
+        "you": seat_index_for(game=game, viewer=viewer),
+        "outcome": game.outcome,
+        "move_count": game.move_count,
+        "rematch_id": _rematch_id(game),
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+    }
+
+
+def game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
+    """The full envelope as the holder of `seat` sees it (None = spectator)."""
+    rules = registry.get(game.kind).rules
+    envelope = game_summary_for(game=game, viewer=None)
+    envelope["you"] = seat
+    if game.state:
+        state = rules.decode(game.state)
+        envelope["state"] = rules.view(state, seat)
+        envelope["legal_moves"] = (
+            [rules.move_to_json(move) for move in rules.legal_moves(state)]
+            if seat is not None and game.status == GameStatus.ACTIVE and game.to_move == seat
+            else []
+        )
+    else:
+        envelope["state"] = None
+        envelope["legal_moves"] = []
+    return envelope
+
+
+def game_view_for(*, game: Game, viewer: Any) -> dict[str, Any]:
+    """The envelope `viewer` may see: their own seat's view, or the spectators' view."""
+    return game_view_for_seat(game=game, seat=seat_index_for(game=game, viewer=viewer))
+
+
+def game_audiences(*, game: Game) -> list[int | None]:
+    """Everybody who can watch a game, grouped by what they may see: each seat, then spectators."""
+    return [seat.index for seat in game.seats.all()] + [None]
+
+
+def moves_for(*, game: Game, viewer: Any) -> list[dict[str, Any]]:
+    """The move log as `viewer` may see it: public entries plus their own seat's private detail."""
+    seat = seat_index_for(game=game, viewer=viewer)
+    return [move_entry_for_seat(move=move, seat=seat) for move in game.moves.order_by("number")]
+
+
+def move_entry_for_seat(*, move: Move, seat: int | None) -> dict[str, Any]:
+    entry = {**move.public}
+    if seat is not None:
+        entry.update(move.private.get(str(seat), {}))
+    return {"number": move.number, "seat": move.seat, "at": move.created_at, **entry}
+
+
+def games_for_user(
+    *, user: Any, kind: str | None = None, status: str | None = None, my_turn: bool = False
+) -> QuerySet[Game]:
+    games = Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    if kind:
+        games = games.filter(kind=kind)
+    if status:
+        games = games.filter(status=status)
+    if my_turn:
+        games = games.filter(
+            status=GameStatus.ACTIVE,
+            seats__user=user,
+            seats__index=F("to_move"),
+        )
+    return games.with_seats().select_related("rematch").order_by("-updated_at")
+
+
+def games_open(*, viewer: Any, kind: str | None = None) -> QuerySet[Game]:
+    """Games waiting for players that `viewer` could join."""
+    games = Game.objects.filter(status=GameStatus.OPEN).exclude(
+        Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
+    )
+    if kind:
+        games = games.filter(kind=kind)
+    return games.with_seats().select_related("rematch").order_by("-created_at")
+
+
+def game_for_viewer(*, game_id: int) -> Game | None:
+    return Game.objects.with_seats().select_related("rematch").filter(pk=game_id).first()
+
+
+def _rematch_id(game: Game) -> int | None:
+    try:
+        return game.rematch.pk
+    except Game.rematch.RelatedObjectDoesNotExist:
+        return None

@@ -1,0 +1,417 @@
+"""Every state change of a game. Each service is one transaction; events go out after commit.
+
+Concurrency: a service that changes a game locks its row first (`select_for_update`), so all
+commands on one game are serialised, whichever server process receives them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from greycircle.games import events, registry, tasks
+from greycircle.games.engine import IllegalMove, Outcome
+from greycircle.games.errors import (
+    GameConflict,
+    GameInvalid,
+    GameNotFound,
+    GamePermissionDenied,
+)
+from greycircle.games.models import Game, GameStatus, Move, Seat
+
+User = get_user_model()
+
+POKE_INTERVAL = timedelta(minutes=5)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits at a seat of a new game: a user, a computer player, or nobody yet (open)."""
+
+    user: Any = None
+    ai_level: str = ""
+
+    @property
+    def is_open(self) -> bool:
+        return self.user is None and not self.ai_level
+
+
+def game_create(
+    *,
+    creator: Any,
+    kind: str,
+    opponents: Sequence[SeatSpec],
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
+
+    The game starts at once when no seat is open; otherwise it waits for players to join.
+    """
+    try:
+        game_kind = registry.get(kind)
+    except registry.UnknownKind:
+        raise GameInvalid("unknown_kind", f"There is no game called {kind!r}.") from None
+    rules = game_kind.rules
+    seat_count = 1 + len(opponents)
+    if not rules.min_seats <= seat_count <= rules.max_seats:
+        raise GameInvalid(
+            "bad_seats",
+            f"{game_kind.title} is played by {rules.min_seats}"
+            + (f" to {rules.max_seats}" if rules.max_seats != rules.min_seats else "")
+            + f" players, not {seat_count}.",
+        )
+    seen_users = {creator.pk}
+    for spec in opponents:
+        if spec.ai_level and spec.ai_level not in game_kind.ai_levels:
+            raise GameInvalid(
+                "bad_ai_level",
+                f"Computer players of {game_kind.title} are {', '.join(game_kind.ai_levels)}.",
+            )
+        if spec.user is not None:
+            if spec.user.pk in seen_users:
+                raise GameInvalid("bad_seats", "Each player can take only one seat in a game.")
+            if not spec.user.is_active:
+                raise GameInvalid("bad_seats", f"{spec.user.username} cannot be invited.")
+            seen_users.add(spec.user.pk)
+    try:
+        normalised_options = rules.validate_options(options or {})
+    except IllegalMove as error:
+        raise GameInvalid("bad_options", error.message) from None
+
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind, options=normalised_options, created_by=creator, version=0
+        )
+        specs = [SeatSpec(user=creator), *opponents]
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                index=index,
+                user=spec.user,
+                ai_level=spec.ai_level,
+                joined_at=None if spec.is_open else now,
+            )
+            for index, spec in enumerate(specs)
+        )
+        if not any(spec.is_open for spec in specs):
+            _game_start(game, seat_count=seat_count)
+        game.save()
+        game = Game.objects.with_seats().get(pk=game.pk)
+        transaction.on_commit(lambda: _game_committed(game, created=True))
+    return game
+
+
+def game_join(*, game_id: int, user: Any) -> Game:
+    """Seat `user` at the first open seat; the game starts when the last seat is taken."""
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        seats = list(game.seats.all())
+        if game.status != GameStatus.OPEN:
+            raise GameInvalid("not_open", "This game is not waiting for players.")
+        if any(seat.user_id == user.pk for seat in seats):
+            raise GameInvalid("already_seated", "You already have a seat in this game.")
+        open_seats = [seat for seat in seats if seat.is_open]
+        seat = open_seats[0]
+        seat.user = user
+        seat.joined_at = timezone.now()
+        seat.save(update_fields=["user", "joined_at"])
+        if len(open_seats) == 1:
+            _game_start(game, seat_count=len(seats))
+        game.version += 1
+        game.save()
+        transaction.on_commit(lambda: _game_committed(game, joined=seat))
+    return game
+
+
+def move_submit(
+    *,
+    game_id: int,
+    user: Any,
+    move: Mapping[str, Any],
+    expected_version: int,
+    idempotency_key: str = "",
+) -> Game:
+    """Play `move` for `user`'s seat. Checks seat, version, status and turn, then the rules.
+
+    A request repeated with the same `idempotency_key` returns the game without playing twice.
+    """
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        if (
+            idempotency_key
+            and game.moves.filter(player=user, idempotency_key=idempotency_key).exists()
+        ):
+            return game
+        seat = _seat_of(game, user)
+        _check_can_act(game, seat=seat, expected_version=expected_version)
+        rules = registry.get(game.kind).rules
+        try:
+            parsed = rules.parse_move(move)
+        except IllegalMove as error:
+            raise GameInvalid(error.code, error.message) from None
+        _move_apply(game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key)
+    return game
+
+
+def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
+    """Let the computer seat to move play, if the game is still where the task left it.
+
+    Safe to call any number of times: a stale or finished game is left alone. The move is chosen
+    before the row is locked, so thinking never holds up other requests on this game.
+    """
+    game = Game.objects.with_seats().filter(pk=game_id).first()
+    if game is None or not _ai_turn_pending(game, expected_version=expected_version):
+        return False
+    game_kind = registry.get(game.kind)
+    seat = game.seats.all()[game.to_move]
+    state = game_kind.rules.decode(game.state)
+    ai_seed = random.Random(f"{game.seed}:{game.version}").getrandbits(63)
+    chosen = game_kind.computer(
+        state, level=seat.ai_level, seed=ai_seed, budget_ms=settings.GAMES_AI_BUDGET_MS
+    )
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        if not _ai_turn_pending(game, expected_version=expected_version):
+            return False
+        _move_apply(game, seat=seat, move=chosen, player=None, state=state)
+    return True
+
+
+def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
+    """Queue again every computer turn that has waited longer than `stalled_for`.
+
+    A worker that died mid-turn leaves its game waiting; this puts it back in the queue.
+    """
+    cutoff = timezone.now() - stalled_for
+    stalled = list(
+        Game.objects.filter(
+            status=GameStatus.ACTIVE,
+            updated_at__lt=cutoff,
+            seats__index=F("to_move"),
+            seats__ai_level__gt="",
+        ).values_list("pk", "version")
+    )
+    for game_id, version in stalled:
+        tasks.ai_turn_enqueue(game_id=game_id, version=version)
+    return [game_id for game_id, _ in stalled]
+
+
+def game_resign(*, game_id: int, user: Any) -> Game:
+    """`user` gives up: the game ends and every other seat wins."""
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        seat = _seat_of(game, user)
+        if game.status != GameStatus.ACTIVE:
+            raise GameInvalid("game_not_active", "Only a game in play can be resigned.")
+        seat_count = len(game.seats.all())
+        outcome = Outcome(
+            scores=[0] * seat_count,
+            winners=[index for index in range(seat_count) if index != seat.index],
+            reason="resignation",
+        )
+        _game_finish(game, outcome)
+        game.version += 1
+        game.save()
+        transaction.on_commit(lambda: _game_committed(game, ended=True))
+    return game
+
+
+def game_rematch(*, game_id: int, user: Any) -> Game:
+    """A new game with the same players and options, seats turned by one so another starts.
+
+    Asking twice (or by two players) gives the same rematch.
+    """
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        _seat_of(game, user)
+        if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            raise GameInvalid("game_not_over", "A rematch can start only when the game is over.")
+        existing = Game.objects.filter(rematch_of=game).first()
+        if existing is not None:
+            return existing
+        seats = list(game.seats.all())
+        turned = seats[1:] + seats[:1]
+        rematch = Game.objects.create(
+            kind=game.kind, options=game.options, created_by=user, rematch_of=game
+        )
+        now = timezone.now()
+        Seat.objects.bulk_create(
+            Seat(
+                game=rematch,
+                index=index,
+                user_id=seat.user_id,
+                ai_level=seat.ai_level,
+                joined_at=now if not seat.is_open else None,
+            )
+            for index, seat in enumerate(turned)
+        )
+        if not any(seat.is_open for seat in turned):
+            _game_start(rematch, seat_count=len(turned))
+        rematch.save()
+        rematch = Game.objects.with_seats().get(pk=rematch.pk)
+        game.version += 1
+        game.save(update_fields=["version", "updated_at"])
+
+        def committed() -> None:
+            _game_committed(game)
+            _game_committed(rematch, created=True)
+
+        transaction.on_commit(committed)
+    return rematch
+
+
+def game_poke(*, game_id: int, user: Any) -> None:
+    """Remind the player to move that the game waits for them (at most once per interval)."""
+    game = Game.objects.with_seats().filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound("not_found", "No such game.")
+    seats = list(game.seats.all())
+    seat = _seat_of(game, user)
+    if game.status != GameStatus.ACTIVE:
+        raise GameInvalid("game_not_active", "Only a game in play can be poked.")
+    waiting_for = seats[game.to_move] if game.to_move is not None else None
+    if waiting_for is None or waiting_for.user_id is None or waiting_for.index == seat.index:
+        raise GameInvalid("nobody_to_poke", "There is no other player to remind.")
+    if not cache.add(f"poke:{game.pk}:{user.pk}", 1, timeout=POKE_INTERVAL.total_seconds()):
+        raise GameInvalid("poke_too_soon", "You reminded this player a moment ago.")
+    events.game_poked(game=game, by=user, target=waiting_for.user)
+
+
+def game_abort(*, game_id: int) -> Game:
+    """Staff stop a game that cannot go on; nobody wins."""
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+            raise GameInvalid("game_over", "This game is already over.")
+        game.status = GameStatus.ABORTED
+        game.to_move = None
+        game.finished_at = timezone.now()
+        game.version += 1
+        game.save()
+        transaction.on_commit(lambda: _game_committed(game, ended=True))
+    return game
+
+
+def game_replay(*, game: Game) -> dict[str, Any]:
+    """The encoded state reached by replaying the move log from the game's seed."""
+    rules = registry.get(game.kind).rules
+    state = rules.new_game(game.seats.count(), seed=game.seed, options=game.options)
+    for logged in game.moves.order_by("number").values_list("data", flat=True):
+        state = rules.play(state, rules.parse_move(logged))
+    return rules.encode(state)
+
+
+# --- internals ------------------------------------------------------------------------------
+
+
+def _game_lock(game_id: int) -> Game:
+    """The game row, locked for this transaction, with its seats attached."""
+    game = Game.objects.select_for_update().with_seats().filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound("not_found", "No such game.")
+    return game
+
+
+def _seat_of(game: Game, user: Any) -> Seat:
+    for seat in game.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    raise GamePermissionDenied("not_a_player", "You are not playing in this game.")
+
+
+def _check_can_act(game: Game, *, seat: Seat, expected_version: int) -> None:
+    if expected_version != game.version:
+        raise GameConflict(
+            "stale_version",
+            f"The game has changed since version {expected_version}; it is now at "
+            f"version {game.version}.",
+            current_version=game.version,
+        )
+    if game.status != GameStatus.ACTIVE:
+        raise GameInvalid("game_not_active", "This game is not in play.")
+    if game.to_move != seat.index:
+        waiting_for = game.seats.all()[game.to_move].name
+        raise GamePermissionDenied("not_your_turn", f"It is {waiting_for}'s turn, not yours.")
+
+
+def _ai_turn_pending(game: Game, *, expected_version: int) -> bool:
+    if game.status != GameStatus.ACTIVE or game.version != expected_version:
+        return False
+    if game.to_move is None:
+        return False
+    return game.seats.all()[game.to_move].is_computer
+
+
+def _game_start(game: Game, *, seat_count: int) -> None:
+    rules = registry.get(game.kind).rules
+    state = rules.new_game(seat_count, seed=game.seed, options=game.options)
+    game.state = rules.encode(state)
+    game.status = GameStatus.ACTIVE
+    game.to_move = rules.to_move(state)
+    game.version += 1
+
+
+def _game_finish(game: Game, outcome: Outcome) -> None:
+    game.status = GameStatus.FINISHED
+    game.outcome = outcome.to_json()
+    game.to_move = None
+    game.finished_at = timezone.now()
+
+
+def _move_apply(
+    game: Game,
+    *,
+    seat: Seat,
+    move: Any,
+    player: Any,
+    idempotency_key: str = "",
+    state: Any = None,
+) -> None:
+    """Play `move` on the locked `game`; store the state and the log entry; publish on commit."""
+    rules = registry.get(game.kind).rules
+    before = rules.decode(game.state) if state is None else state
+    try:
+        after = rules.play(before, move)
+    except IllegalMove as error:
+        raise GameInvalid(error.code, error.message) from None
+    entry = rules.log_entry(before, move, after)
+    game.state = rules.encode(after)
+    game.to_move = rules.to_move(after)
+    outcome = rules.outcome(after)
+    if outcome is not None:
+        _game_finish(game, outcome)
+    game.version += 1
+    game.move_count += 1
+    game.save()
+    Move.objects.create(
+        game=game,
+        number=game.move_count,
+        seat=seat.index,
+        player=player,
+        data=rules.move_to_json(move),
+        public=entry.public,
+        private={str(index): detail for index, detail in entry.private.items()},
+        idempotency_key=idempotency_key,
+    )
+    ended = outcome is not None
+    transaction.on_commit(lambda: _game_committed(game, ended=ended))
+
+
+def _game_committed(
+    game: Game, *, created: bool = False, joined: Seat | None = None, ended: bool = False
+) -> None:
+    """After commit: tell everyone who watches the game, and wake a computer seat to move."""
+    events.game_changed(game=game, created=created, joined=joined, ended=ended)
+    if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
+        tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)

@@ -1,0 +1,25 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
+
+from accounts.api import MeView
+from greycircle.games.api import GameViewSet
+
+router = SimpleRouter()
+router.register("games", GameViewSet, basename="game")
+
+api_v1 = [
+    path("me/", MeView.as_view(), name="me"),
+    *router.urls,
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("_allauth/", include("allauth.headless.urls")),
+    path("api/v1/", include((api_v1, "api"), namespace="v1")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("", include("frontend.urls")),
+]

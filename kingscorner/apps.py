@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class KingsCornerConfig(AppConfig):
+    name = "kingscorner"
+    verbose_name = "King's Corner"

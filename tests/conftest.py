@@ -1,0 +1,68 @@
+from collections.abc import Iterator
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from greycircle.games import registry
+from tests.factories import UserFactory
+from tests.games.tictactoe import GAME_KIND as TICTACTOE
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def tictactoe() -> Iterator[registry.GameKind]:
+    """Tic-tac-toe registered as a game kind, for testing the platform on its own."""
+    registry.register(TICTACTOE)
+    yield TICTACTOE
+    registry.unregister(TICTACTOE.kind)
+
+
+@pytest.fixture
+def user_factory():
+    return UserFactory
+
+
+@pytest.fixture
+def alice(db):
+    return UserFactory(username="alice")
+
+
+@pytest.fixture
+def bob(db):
+    return UserFactory(username="bob")
+
+
+@pytest.fixture
+def carol(db):
+    return UserFactory(username="carol")
+
+
+@pytest.fixture
+def client_for():
+    """An API client signed in (by session) as the given user."""
+
+    def make(user) -> APIClient:
+        client = APIClient()
+        client.force_login(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def run_tasks():
+    """Run every queued task to completion, as `manage.py games_worker` would."""
+
+    def run() -> None:
+        call_command("games_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+    return run

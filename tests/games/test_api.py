@@ -1,0 +1,250 @@
+"""The games REST API, end to end on the real database, with tic-tac-toe as the game."""
+
+import pytest
+
+from greycircle.games.models import Game, GameStatus, Move
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
+
+
+def create(client, seats, **extra):
+    return client.post(
+        "/api/v1/games/", {"kind": "tictactoe", "seats": seats, **extra}, format="json"
+    )
+
+
+def move(client, game_id, cell, version, **headers):
+    return client.post(
+        f"/api/v1/games/{game_id}/moves/",
+        {"expected_version": version, "move": {"cell": cell}},
+        format="json",
+        headers=headers,
+    )
+
+
+@pytest.fixture
+def game(alice, bob, client_for):
+    response = create(client_for(alice), [{"user": "bob"}])
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_create_against_a_user_starts_at_once(game):
+    assert game["status"] == "active"
+    assert game["you"] == 0
+    assert game["to_move"] == 0
+    assert [seat["name"] for seat in game["seats"]] == ["alice", "bob"]
+    assert game["state"] == {"cells": [None] * 9}
+    assert game["legal_moves"] == [{"cell": cell} for cell in range(9)]
+    assert "seed" not in game
+
+
+def test_open_game_waits_then_starts_when_joined(alice, bob, client_for):
+    created = create(client_for(alice), [{"open": True}]).json()
+    assert created["status"] == "open"
+    assert created["state"] is None
+
+    listed = client_for(bob).get("/api/v1/games/open/").json()
+    assert [g["id"] for g in listed["results"]] == [created["id"]]
+    assert client_for(alice).get("/api/v1/games/open/").json()["results"] == []
+
+    joined = client_for(bob).post(f"/api/v1/games/{created['id']}/join/").json()
+    assert joined["status"] == "active"
+    assert joined["you"] == 1
+    assert joined["seats"][1]["user"] == "bob"
+
+
+def test_joining_a_full_game_is_refused(game, carol, client_for):
+    response = client_for(carol).post(f"/api/v1/games/{game['id']}/join/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "not_open"
+
+
+def test_create_with_bad_input_gets_one_error_shape(alice, client_for):
+    client = client_for(alice)
+    unknown_kind = client.post("/api/v1/games/", {"kind": "chess", "seats": []}, format="json")
+    assert unknown_kind.status_code == 400
+    assert unknown_kind.json()["code"] == "invalid"
+    assert "kind" in unknown_kind.json()["fields"]
+
+    too_few = create(client, [])
+    assert too_few.status_code == 400
+    assert too_few.json()["code"] == "bad_seats"
+
+    nobody = create(client, [{"user": "nobody"}])
+    assert nobody.status_code == 400
+    assert nobody.json()["fields"]
+
+    bad_level = create(client, [{"ai_level": "genius"}])
+    assert bad_level.json()["code"] == "bad_ai_level"
+
+    bad_options = create(client, [{"ai_level": "first"}], options={"size": 4})
+    assert bad_options.json()["code"] == "bad_options"
+    assert Game.objects.count() == 0
+
+
+def test_a_full_game_to_the_end(game, alice, bob, client_for):
+    a, b = client_for(alice), client_for(bob)
+    version = game["version"]
+    for player, cell in [(a, 0), (b, 3), (a, 1), (b, 4), (a, 2)]:
+        response = move(player, game["id"], cell, version)
+        assert response.status_code == 200, response.json()
+        version = response.json()["version"]
+    final = response.json()
+    assert final["status"] == "finished"
+    assert final["outcome"] == {"scores": [1, 0], "winners": [0], "reason": "line"}
+    assert final["to_move"] is None
+    assert final["legal_moves"] == []
+    log = a.get(f"/api/v1/games/{game['id']}/moves/").json()
+    assert [entry["number"] for entry in log] == [1, 2, 3, 4, 5]
+    assert [entry["cell"] for entry in log] == [0, 3, 1, 4, 2]
+
+
+def test_the_move_log_shows_private_detail_only_to_its_seat(game, alice, bob, carol, client_for):
+    move(client_for(alice), game["id"], 4, game["version"])
+    assert client_for(alice).get(f"/api/v1/games/{game['id']}/moves/").json()[0]["mine"] is True
+    assert "mine" not in client_for(bob).get(f"/api/v1/games/{game['id']}/moves/").json()[0]
+    assert "mine" not in client_for(carol).get(f"/api/v1/games/{game['id']}/moves/").json()[0]
+
+
+def test_legal_moves_go_only_to_the_seat_to_move(game, bob, carol, client_for):
+    assert client_for(bob).get(f"/api/v1/games/{game['id']}/").json()["legal_moves"] == []
+    spectator = client_for(carol).get(f"/api/v1/games/{game['id']}/").json()
+    assert spectator["you"] is None
+    assert spectator["legal_moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("who", "cell", "status", "code"),
+    [
+        ("bob", 0, 403, "not_your_turn"),
+        ("carol", 0, 403, "not_a_player"),
+        ("alice", 9, 400, "malformed"),
+    ],
+)
+def test_refused_moves_change_nothing(game, client_for, who, cell, status, code, request):
+    user = request.getfixturevalue(who)
+    response = move(client_for(user), game["id"], cell, game["version"])
+    assert response.status_code == status
+    assert response.json()["code"] == code
+    assert response.json()["detail"]
+    stored = Game.objects.get(pk=game["id"])
+    assert stored.version == game["version"]
+    assert Move.objects.count() == 0
+
+
+def test_an_illegal_move_is_refused(game, alice, bob, client_for):
+    played = move(client_for(alice), game["id"], 4, game["version"]).json()
+    response = move(client_for(bob), game["id"], 4, played["version"])
+    assert response.status_code == 400
+    assert response.json()["code"] == "illegal_move"
+    assert Game.objects.get(pk=game["id"]).version == played["version"]
+    assert Move.objects.count() == 1
+
+
+def test_a_stale_version_gets_409_with_the_current_version(game, alice, bob, client_for):
+    first = move(client_for(alice), game["id"], 4, game["version"]).json()
+    response = move(client_for(bob), game["id"], 0, game["version"])
+    assert response.status_code == 409
+    assert response.json() == {
+        "code": "stale_version",
+        "detail": response.json()["detail"],
+        "current_version": first["version"],
+    }
+    assert Move.objects.count() == 1
+
+
+def test_the_same_idempotency_key_plays_once(game, alice, client_for):
+    client = client_for(alice)
+    first = move(client, game["id"], 4, game["version"], **{"Idempotency-Key": "k1"})
+    again = move(client, game["id"], 4, game["version"], **{"Idempotency-Key": "k1"})
+    assert first.status_code == again.status_code == 200
+    assert again.json()["version"] == first.json()["version"]
+    assert Move.objects.count() == 1
+
+
+def test_a_finished_game_takes_no_moves(game, alice, bob, client_for):
+    resigned = client_for(bob).post(f"/api/v1/games/{game['id']}/resign/").json()
+    assert resigned["status"] == "finished"
+    assert resigned["outcome"]["winners"] == [0]
+    assert resigned["outcome"]["reason"] == "resignation"
+    response = move(client_for(alice), game["id"], 4, resigned["version"])
+    assert response.status_code == 400
+    assert response.json()["code"] == "game_not_active"
+    again = client_for(alice).post(f"/api/v1/games/{game['id']}/resign/")
+    assert again.status_code == 400
+
+
+def test_rematch_turns_the_seats_and_is_created_once(game, alice, bob, client_for):
+    client_for(bob).post(f"/api/v1/games/{game['id']}/resign/")
+    rematch = client_for(bob).post(f"/api/v1/games/{game['id']}/rematch/")
+    assert rematch.status_code == 201
+    body = rematch.json()
+    assert [seat["user"] for seat in body["seats"]] == ["bob", "alice"]
+    assert body["status"] == "active"
+    assert body["you"] == 0
+    same = client_for(alice).post(f"/api/v1/games/{game['id']}/rematch/").json()
+    assert same["id"] == body["id"]
+    assert same["you"] == 1
+    original = client_for(alice).get(f"/api/v1/games/{game['id']}/").json()
+    assert original["rematch_id"] == body["id"]
+
+
+def test_rematch_needs_a_finished_game(game, alice, client_for):
+    response = client_for(alice).post(f"/api/v1/games/{game['id']}/rematch/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "game_not_over"
+
+
+def test_list_filters_by_kind_status_and_my_turn(game, alice, bob, client_for):
+    assert [
+        g["id"] for g in client_for(alice).get("/api/v1/games/?my_turn=1").json()["results"]
+    ] == [game["id"]]
+    assert client_for(bob).get("/api/v1/games/?my_turn=1").json()["results"] == []
+    assert client_for(bob).get("/api/v1/games/?status=active").json()["count"] == 1
+    assert client_for(bob).get("/api/v1/games/?status=finished").json()["count"] == 0
+    assert client_for(bob).get("/api/v1/games/?kind=circles").json()["count"] == 0
+
+
+def test_poke_reminds_once_per_interval(game, bob, client_for):
+    client = client_for(bob)
+    assert client.post(f"/api/v1/games/{game['id']}/poke/").status_code == 204
+    again = client.post(f"/api/v1/games/{game['id']}/poke/")
+    assert again.status_code == 400
+    assert again.json()["code"] == "poke_too_soon"
+
+
+def test_anonymous_requests_are_refused(game, client):
+    response = client.get(f"/api/v1/games/{game['id']}/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_authenticated"
+
+
+def test_unknown_game_is_404(alice, client_for):
+    response = client_for(alice).get("/api/v1/games/999999/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_computer_seat_moves_in_the_background(alice, client_for, run_tasks):
+    client = client_for(alice)
+    game = create(client, [{"ai_level": "first"}]).json()
+    played = move(client, game["id"], 4, game["version"]).json()
+    assert played["to_move"] == 1, "the computer does not move inside the human's request"
+    run_tasks()
+    after = client.get(f"/api/v1/games/{game['id']}/").json()
+    assert after["to_move"] == 0
+    assert after["state"]["cells"][0] == 1
+    assert after["version"] == played["version"] + 1
+
+
+def test_replaying_the_log_from_the_seed_gives_the_stored_state(game, alice, bob, client_for):
+    from greycircle.games.services import game_replay
+
+    a, b = client_for(alice), client_for(bob)
+    version = game["version"]
+    for player, cell in [(a, 4), (b, 0), (a, 8)]:
+        version = move(player, game["id"], cell, version).json()["version"]
+    stored = Game.objects.get(pk=game["id"])
+    assert game_replay(game=stored) == stored.state
+    assert stored.status == GameStatus.ACTIVE
