@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from greycircle.games import registry
 from greycircle.games.models import GameStatus
 from greycircle.games.services import SeatSpec
 
@@ -34,16 +33,12 @@ class SeatRequestSerializer(serializers.Serializer):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[])
+    kind = serializers.CharField(help_text="The game: circles, kingscorner or cirkis.")
     options = serializers.DictField(required=False, default=dict)
     seats = SeatRequestSerializer(
         many=True,
         help_text="The other seats in order (you take seat 0): a user, a computer or an open seat.",
     )
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [kind.kind for kind in registry.all_kinds()]
 
 
 class MoveRequestSerializer(serializers.Serializer):

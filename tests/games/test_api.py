@@ -64,8 +64,11 @@ def test_create_with_bad_input_gets_one_error_shape(alice, client_for):
     client = client_for(alice)
     unknown_kind = client.post("/api/v1/games/", {"kind": "chess", "seats": []}, format="json")
     assert unknown_kind.status_code == 400
-    assert unknown_kind.json()["code"] == "invalid"
-    assert "kind" in unknown_kind.json()["fields"]
+    assert unknown_kind.json()["code"] == "unknown_kind"
+
+    no_seats = client.post("/api/v1/games/", {"kind": "tictactoe"}, format="json")
+    assert no_seats.json()["code"] == "invalid"
+    assert "seats" in no_seats.json()["fields"]
 
     too_few = create(client, [])
     assert too_few.status_code == 400
@@ -216,7 +219,7 @@ def test_poke_reminds_once_per_interval(game, bob, client_for):
 
 def test_anonymous_requests_are_refused(game, client):
     response = client.get(f"/api/v1/games/{game['id']}/")
-    assert response.status_code == 403
+    assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
 
 

@@ -1,0 +1,129 @@
+"""Game services: concurrency, durability of computer turns, replay, query counts."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from greycircle.games import services
+from greycircle.games.errors import GameConflict
+from greycircle.games.models import Game, Move
+from greycircle.games.services import SeatSpec
+
+pytestmark = pytest.mark.usefixtures("tictactoe")
+
+
+@pytest.fixture
+def duel(alice, bob):
+    return services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_moves_apply_exactly_once(duel, alice):
+    barrier = threading.Barrier(2)
+    results: list[str] = []
+
+    def submit(cell: int) -> None:
+        barrier.wait()
+        try:
+            services.move_submit(
+                game_id=duel.pk, user=alice, move={"cell": cell}, expected_version=duel.version
+            )
+            results.append("played")
+        except GameConflict as error:
+            results.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(cell,)) for cell in (0, 8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(results) == ["played", "stale_version"]
+    assert Move.objects.filter(game=duel).count() == 1
+    assert Game.objects.get(pk=duel.pk).version == duel.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_costs_the_same_queries_early_and_late(duel, alice, bob):
+    counts = []
+    players = [alice, bob]
+    for number, cell in enumerate([0, 3, 1, 4]):
+        game = Game.objects.get(pk=duel.pk)
+        with CaptureQueriesContext(connection) as queries:
+            services.move_submit(
+                game_id=game.pk,
+                user=players[number % 2],
+                move={"cell": cell},
+                expected_version=game.version,
+            )
+        counts.append(len(queries))
+    assert len(set(counts)) == 1, counts
+    assert counts[0] <= 8
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_computer_turn_lost_with_its_worker_is_queued_again(alice, run_tasks):
+    game = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
+    )
+    game = services.move_submit(
+        game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
+    )
+    assert DBTaskResult.objects.count() == 1
+    # The worker that took the job died: the job is gone and the game still waits for the computer.
+    DBTaskResult.objects.all().delete()
+    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
+
+    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
+    run_tasks()
+    game.refresh_from_db()
+    assert game.to_move == 0
+    assert game.move_count == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_computer_turn_runs_once_however_often_it_is_queued(alice, run_tasks):
+    game = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
+    )
+    game = services.move_submit(
+        game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
+    )
+    assert services.ai_take_turn(game_id=game.pk, expected_version=game.version) is True
+    assert services.ai_take_turn(game_id=game.pk, expected_version=game.version) is False
+    run_tasks()  # the queued job finds the turn already played
+    assert Move.objects.filter(game=game).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_computers_play_each_other_to_the_end(alice, run_tasks):
+    game = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="random")]
+    )
+    services.move_submit(game_id=game.pk, user=alice, move={"cell": 4}, expected_version=1)
+    services.game_resign(game_id=game.pk, user=alice)
+    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    assert rematch.seats.all()[0].ai_level == "random", "the computer starts the rematch"
+    run_tasks()
+    rematch.refresh_from_db()
+    assert rematch.move_count == 1
+    assert rematch.to_move == 1
+
+
+@pytest.mark.django_db
+def test_replay_from_seed_and_log_equals_the_stored_state(duel, alice, bob):
+    game = duel
+    for user, cell in [(alice, 4), (bob, 0), (alice, 2), (bob, 6)]:
+        game = services.move_submit(
+            game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
+        )
+    stored = Game.objects.get(pk=game.pk)
+    assert services.game_replay(game=stored) == stored.state
