@@ -6,6 +6,7 @@ local-memory cache and console e-mail. Production sets DATABASE_URL (PostgreSQL)
 """
 
 import os
+import tempfile
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -46,10 +47,10 @@ INSTALLED_APPS = [
     "channels",
     "django_tasks",
     "django_tasks_db",
+    "accounts",  # before allauth, so that accounts/templates/ overrides allauth's templates
     "allauth",
     "allauth.account",
     "allauth.headless",
-    "accounts",
     "greycircle.games",
     "circles",
     "kingscorner",
@@ -105,7 +106,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A file, not shared-cache memory: threads and live-server processes in tests then lock and
     # wait the way production connections do.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # One file per test run, so parallel runs never share a database.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.path.join(tempfile.gettempdir(), f"greycircle-test-{os.getpid()}.sqlite3")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -10,10 +10,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
@@ -29,7 +28,8 @@ from greycircle.games.errors import (
 )
 from greycircle.games.models import Game, GameStatus, Move, Seat
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
 
 POKE_INTERVAL = timedelta(minutes=5)
 
@@ -38,7 +38,7 @@ POKE_INTERVAL = timedelta(minutes=5)
 class SeatSpec:
     """Who sits at a seat of a new game: a user, a computer player, or nobody yet (open)."""
 
-    user: Any = None
+    user: User | None = None
     ai_level: str = ""
 
     @property
@@ -48,7 +48,7 @@ class SeatSpec:
 
 def game_create(
     *,
-    creator: Any,
+    creator: User,
     kind: str,
     opponents: Sequence[SeatSpec],
     options: Mapping[str, Any] | None = None,
@@ -112,7 +112,7 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user: Any) -> Game:
+def game_join(*, game_id: int, user: User) -> Game:
     """Seat `user` at the first open seat; the game starts when the last seat is taken."""
     with transaction.atomic():
         game = _game_lock(game_id)
@@ -137,7 +137,7 @@ def game_join(*, game_id: int, user: Any) -> Game:
 def move_submit(
     *,
     game_id: int,
-    user: Any,
+    user: User,
     move: Mapping[str, Any],
     expected_version: int,
     idempotency_key: str = "",
@@ -207,7 +207,7 @@ def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
     return [game_id for game_id, _ in stalled]
 
 
-def game_resign(*, game_id: int, user: Any) -> Game:
+def game_resign(*, game_id: int, user: User) -> Game:
     """`user` gives up: the game ends and every other seat wins."""
     with transaction.atomic():
         game = _game_lock(game_id)
@@ -227,7 +227,7 @@ def game_resign(*, game_id: int, user: Any) -> Game:
     return game
 
 
-def game_rematch(*, game_id: int, user: Any) -> Game:
+def game_rematch(*, game_id: int, user: User) -> Game:
     """A new game with the same players and options, seats turned by one so another starts.
 
     Asking twice (or by two players) gives the same rematch.
@@ -271,7 +271,7 @@ def game_rematch(*, game_id: int, user: Any) -> Game:
     return rematch
 
 
-def game_poke(*, game_id: int, user: Any) -> None:
+def game_poke(*, game_id: int, user: User) -> None:
     """Remind the player to move that the game waits for them (at most once per interval)."""
     game = Game.objects.with_seats().filter(pk=game_id).first()
     if game is None:
@@ -323,7 +323,7 @@ def _game_lock(game_id: int) -> Game:
     return game
 
 
-def _seat_of(game: Game, user: Any) -> Seat:
+def _seat_of(game: Game, user: User) -> Seat:
     for seat in game.seats.all():
         if seat.user_id == user.pk:
             return seat
@@ -374,7 +374,7 @@ def _move_apply(
     *,
     seat: Seat,
     move: Any,
-    player: Any,
+    player: User | None,
     idempotency_key: str = "",
     state: Any = None,
 ) -> None:

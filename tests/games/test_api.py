@@ -251,3 +251,15 @@ def test_replaying_the_log_from_the_seed_gives_the_stored_state(game, alice, bob
     stored = Game.objects.get(pk=game["id"])
     assert game_replay(game=stored) == stored.state
     assert stored.status == GameStatus.ACTIVE
+
+
+def test_moves_are_throttled(game, alice, client_for, monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "moves", "2/min")
+    client = client_for(alice)
+    statuses = [move(client, game["id"], 4, 0).status_code for _ in range(3)]
+    assert statuses == [409, 409, 429]
+    throttled = move(client, game["id"], 4, 0)
+    assert throttled.json()["code"] == "throttled"
+    assert "Retry-After" in throttled.headers
