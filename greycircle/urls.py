@@ -6,6 +6,9 @@ from rest_framework.routers import SimpleRouter
 from accounts.api import MeView
 from greycircle.games.api import GameViewSet
 
+admin.site.site_header = "Grey Circle Games administration"
+admin.site.site_title = "Grey Circle Games admin"
+
 router = SimpleRouter()
 router.register("games", GameViewSet, basename="game")
 
@@ -21,5 +24,6 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "api"), namespace="v1")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("", include("accounts.urls")),
     path("", include("frontend.urls")),
 ]

@@ -1,0 +1,324 @@
+"""Staff's window on games: read-only, with the state shown as spectators see it.
+
+Nothing here may reveal hidden information: the raw `Game.state` (hands, the deck), `Game.seed`
+(it fixes every deal) and `Move.private` are never shown. The only change staff can make is to
+abort a game, and that goes through `services.game_abort` like every other state change.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_permission_codename, get_user_model
+from django.core.exceptions import PermissionDenied
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import ngettext
+
+from greycircle.games import registry, services
+from greycircle.games.errors import GameInvalid, GameNotFound
+from greycircle.games.models import Game, GameStatus, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+ABORTABLE = (GameStatus.OPEN, GameStatus.ACTIVE)
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    """Games of one user (`?player=<user id>`), as linked from the user's admin page.
+
+    It lists no choices of its own (there may be many thousands of users): it only shows, and
+    lets staff clear, the player a link selected.
+    """
+
+    title = "player"
+    parameter_name = "player"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        value = self.value()
+        if not value or not value.isdigit():
+            return []
+        username = (
+            get_user_model().objects.filter(pk=value).values_list("username", flat=True).first()
+        )
+        return [(value, username)] if username is not None else []
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        value = self.value()
+        if value and value.isdigit():
+            # A user holds at most one seat per game, so this adds no duplicate rows.
+            return queryset.filter(seats__user_id=int(value))
+        return queryset
+
+
+class GamePartInline(admin.TabularInline):
+    """Seats and moves are parts of a game: visible to whoever may view the game, never edited."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def _may_view_game(self, request: HttpRequest) -> bool:
+        opts = self.parent_model._meta
+        return any(
+            request.user.has_perm(f"{opts.app_label}.{get_permission_codename(action, opts)}")
+            for action in ("view", "change")
+        )
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._may_view_game(request)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(GamePartInline):
+    model = Seat
+    fields = ("index", "player", "ai_level", "joined_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Seat]:
+        return super().get_queryset(request).select_related("user")
+
+    @admin.display(description="player")
+    def player(self, seat: Seat) -> str:
+        if seat.user_id is None:
+            return seat.name
+        url = reverse("admin:accounts_user_change", args=[seat.user_id])
+        return format_html('<a href="{}">{}</a>', url, seat.user.username)
+
+
+class MoveInline(GamePartInline):
+    """The move log as spectators see it: `Move.public` only, never `Move.private` or `data`."""
+
+    model = Move
+    verbose_name = "move"
+    verbose_name_plural = "move log (public entries only)"
+    fields = ("number", "seat", "player", "public_entry", "created_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        return super().get_queryset(request).select_related("player").order_by("number")
+
+    @admin.display(description="entry")
+    def public_entry(self, move: Move) -> str:
+        return json.dumps(move.public, sort_keys=True, cls=DjangoJSONEncoder)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "kind",
+        "status",
+        "players",
+        "version",
+        "move_count",
+        "created_at",
+        "updated_at",
+    )
+    list_display_links = ("id", "kind")
+    list_filter = ("kind", "status", "created_at", PlayerFilter)
+    search_fields = ("seats__user__username",)
+    search_help_text = "Search by a player's username."
+    actions = ["abort_selected"]
+    inlines = [SeatInline, MoveInline]
+    # `state` and `seed` are deliberately absent: the seed fixes every deal and the raw state holds
+    # every hand. The state is shown only through the rules' spectator view.
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": (
+                    "kind",
+                    "status",
+                    "version",
+                    "move_count",
+                    "to_move",
+                    "options",
+                    "outcome",
+                    "created_by",
+                    "rematch_of",
+                )
+            },
+        ),
+        ("Dates", {"fields": ("created_at", "updated_at", "finished_at")}),
+        (
+            "State",
+            {
+                "fields": ("spectator_view",),
+                "description": "The game as a spectator sees it. Hidden information (players' "
+                "hands, the deck, the game's seed) is never shown here.",
+            },
+        ),
+    )
+    readonly_fields = (
+        "kind",
+        "status",
+        "version",
+        "move_count",
+        "to_move",
+        "options",
+        "outcome",
+        "created_by",
+        "rematch_of",
+        "created_at",
+        "updated_at",
+        "finished_at",
+        "spectator_view",
+    )
+    change_form_template = "admin/games/game/change_form.html"
+    abort_confirmation_template = "admin/games/game/abort_confirmation.html"
+
+    # --- permissions: look, and abort; nothing else -------------------------------------------
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+    def has_abort_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        """Aborting is the one change staff may make: it needs the model's change permission."""
+        opts = self.opts
+        return request.user.has_perm(f"{opts.app_label}.{get_permission_codename('change', opts)}")
+
+    # --- lists and pages ----------------------------------------------------------------------
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).with_seats().select_related("created_by")
+
+    @admin.display(description="players")
+    def players(self, game: Game) -> str:
+        return ", ".join(seat.name for seat in game.seats.all())
+
+    @admin.display(description="state (spectator view)")
+    def spectator_view(self, game: Game) -> str:
+        if not game.state:
+            return "No state yet: the game has not started."
+        try:
+            rules = registry.get(game.kind).rules
+        except registry.UnknownKind:
+            return f"The game kind {game.kind!r} is not installed, so its state cannot be shown."
+        try:
+            view = rules.view(rules.decode(game.state), None)
+        except Exception:
+            logger.exception("could not show the state of game %s", game.pk)
+            return "The stored state could not be read by the rules (see the server log)."
+        return format_html(
+            '<pre class="spectator-view">{}</pre>',
+            json.dumps(view, indent=2, sort_keys=True, cls=DjangoJSONEncoder),
+        )
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Game | None = None,
+    ) -> HttpResponse:
+        if obj is not None and obj.status in ABORTABLE and self.has_abort_permission(request, obj):
+            context["abort_url"] = reverse(
+                f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_abort",
+                args=[obj.pk],
+            )
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    # --- aborting -----------------------------------------------------------------------------
+
+    def get_urls(self) -> list[Any]:
+        name = f"{self.opts.app_label}_{self.opts.model_name}_abort"
+        return [
+            path(
+                "<path:object_id>/abort/",
+                self.admin_site.admin_view(self.abort_view),
+                name=name,
+            ),
+            *super().get_urls(),
+        ]
+
+    def _abort(self, request: HttpRequest, game_id: int) -> Game | None:
+        """Abort one game; None when it was already over (or is gone)."""
+        try:
+            game = services.game_abort(game_id=game_id)
+        except (GameInvalid, GameNotFound):
+            return None
+        self.log_change(request, game, "Aborted the game.")
+        return game
+
+    @admin.action(description="Abort selected games", permissions=["abort"])
+    def abort_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        aborted: list[int] = []
+        refused: list[int] = []
+        for game_id in queryset.order_by("pk").values_list("pk", flat=True):
+            (aborted if self._abort(request, game_id) else refused).append(game_id)
+        if aborted:
+            self.message_user(
+                request,
+                ngettext("Aborted %(count)d game.", "Aborted %(count)d games.", len(aborted))
+                % {"count": len(aborted)},
+                messages.SUCCESS,
+            )
+        if refused:
+            self.message_user(
+                request,
+                ngettext(
+                    "Game %(ids)s was not aborted: it is already over.",
+                    "Games %(ids)s were not aborted: they are already over.",
+                    len(refused),
+                )
+                % {"ids": ", ".join(f"#{game_id}" for game_id in refused)},
+                messages.ERROR,
+            )
+
+    def abort_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """GET: ask for confirmation. POST: abort the game, back to its page."""
+        game = self.get_object(request, unquote(object_id))
+        if game is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_abort_permission(request, game):
+            raise PermissionDenied
+        change_url = reverse(
+            f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_change",
+            args=[game.pk],
+        )
+        if game.status not in ABORTABLE:
+            self.message_user(request, f"{game} is already over.", messages.ERROR)
+            return HttpResponseRedirect(change_url)
+        if request.method == "POST":
+            if self._abort(request, game.pk):
+                self.message_user(request, f"Aborted game #{game.pk}.", messages.SUCCESS)
+            else:
+                self.message_user(request, f"{game} is already over.", messages.ERROR)
+            return HttpResponseRedirect(change_url)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Abort this game?",
+            "subtitle": None,
+            "object": game,
+            "players": self.players(game),
+            "opts": self.opts,
+            "app_label": self.opts.app_label,
+            "change_url": change_url,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, self.abort_confirmation_template, context)

@@ -1,0 +1,321 @@
+"""The game admin: read-only, the spectator view only, never the seed; aborting via services."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.admin.utils import flatten_fieldsets
+from django.contrib.auth.models import Permission
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
+
+from greycircle.games import registry
+from greycircle.games.models import Game, GameStatus, Move
+from greycircle.games.services import SeatSpec, game_create, game_resign, move_submit
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
+
+CHANGELIST = "/admin/games/game/"
+
+
+def change_url(game):
+    return f"/admin/games/game/{game.pk}/change/"
+
+
+def abort_url(game):
+    return f"/admin/games/game/{game.pk}/abort/"
+
+
+@pytest.fixture
+def admin_client():
+    client = Client()
+    client.force_login(UserFactory(username="staffer", is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.fixture
+def game(alice, bob):
+    """alice (X) against bob, two moves in: a game in play with a move log."""
+    game = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game = move_submit(game_id=game.pk, user=alice, move={"cell": 4}, expected_version=1)
+    return move_submit(game_id=game.pk, user=bob, move={"cell": 0}, expected_version=2)
+
+
+@pytest.fixture
+def finished(alice, carol):
+    game = game_create(creator=carol, kind="tictactoe", opponents=[SeatSpec(user=alice)])
+    return game_resign(game_id=game.pk, user=carol)
+
+
+def listed_ids(response):
+    return [game.pk for game in response.context["cl"].result_list]
+
+
+def message_texts(response):
+    return [str(message) for message in get_messages(response.wsgi_request)]
+
+
+def abort_action(client, games):
+    return client.post(
+        CHANGELIST,
+        {"action": "abort_selected", "_selected_action": [game.pk for game in games]},
+        follow=True,
+    )
+
+
+# --- who may enter ------------------------------------------------------------------------------
+
+
+def test_anonymous_visitors_are_sent_to_the_admin_login(client, game):
+    for path in [CHANGELIST, change_url(game), abort_url(game)]:
+        response = client.get(path)
+        assert response.status_code == 302
+        assert response["Location"].startswith("/admin/login/?next=")
+
+
+def test_players_are_sent_to_the_admin_login_and_cannot_abort(alice, game):
+    client = Client()
+    client.force_login(alice)
+
+    for path in [CHANGELIST, change_url(game)]:
+        response = client.get(path)
+        assert response.status_code == 302
+        assert response["Location"].startswith("/admin/login/?next=")
+    response = client.post(abort_url(game))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+
+
+# --- the list -----------------------------------------------------------------------------------
+
+
+def test_changelist_shows_games_with_their_players(admin_client, game, finished):
+    response = admin_client.get(CHANGELIST)
+
+    assert response.status_code == 200
+    assert listed_ids(response) == [finished.pk, game.pk]
+    content = response.content.decode()
+    assert "alice, bob" in content
+    assert "carol, alice" in content
+    for column in ["kind", "status", "players", "version", "move_count", "created_at"]:
+        assert f"column-{column}" in content
+    assert str(game.seed) not in content
+    assert str(finished.seed) not in content
+
+
+def test_changelist_costs_the_same_queries_for_more_games(
+    admin_client, alice, bob, game, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(20):
+        admin_client.get(CHANGELIST)
+    for _ in range(5):
+        game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    with django_assert_max_num_queries(20):
+        response = admin_client.get(CHANGELIST)
+    assert len(listed_ids(response)) == 6
+
+
+def test_search_by_player_username(admin_client, game, finished, bob, carol):
+    dave = UserFactory(username="dave")
+    computer_game = game_create(
+        creator=dave, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
+    )
+
+    assert listed_ids(admin_client.get(CHANGELIST, {"q": "bob"})) == [game.pk]
+    assert listed_ids(admin_client.get(CHANGELIST, {"q": "carol"})) == [finished.pk]
+    assert sorted(listed_ids(admin_client.get(CHANGELIST, {"q": "alice"}))) == [
+        game.pk,
+        finished.pk,
+    ]
+    assert listed_ids(admin_client.get(CHANGELIST, {"q": "dave"})) == [computer_game.pk]
+
+
+def test_filter_by_status_and_kind(admin_client, game, finished):
+    active = admin_client.get(CHANGELIST, {"status__exact": "active"})
+    assert listed_ids(active) == [game.pk]
+    over = admin_client.get(CHANGELIST, {"status__exact": "finished"})
+    assert listed_ids(over) == [finished.pk]
+
+    Game.objects.filter(pk=finished.pk).update(kind="othergame")
+    by_kind = admin_client.get(CHANGELIST, {"kind": "tictactoe"})
+    assert listed_ids(by_kind) == [game.pk]
+    by_other_kind = admin_client.get(CHANGELIST, {"kind": "othergame"})
+    assert listed_ids(by_other_kind) == [finished.pk]
+
+
+def test_filter_by_created_at(admin_client, game, finished):
+    Game.objects.filter(pk=finished.pk).update(created_at=timezone.now() - timedelta(days=60))
+    cl = admin_client.get(CHANGELIST).context["cl"]
+    [date_filter] = [spec for spec in cl.filter_specs if spec.field_path == "created_at"]
+    choices = {str(choice["display"]): choice["query_string"] for choice in date_filter.choices(cl)}
+
+    response = admin_client.get(CHANGELIST + choices["Past 7 days"])
+
+    assert listed_ids(response) == [game.pk]
+
+
+def test_filter_by_player_as_linked_from_the_user_page(admin_client, game, finished, bob):
+    response = admin_client.get(CHANGELIST, {"player": bob.pk})
+
+    assert listed_ids(response) == [game.pk]
+    assert "bob" in response.content.decode()  # the filter shows whose games these are
+
+
+def test_no_adding_changing_or_deleting(admin_client, game):
+    assert admin_client.get("/admin/games/game/add/").status_code == 403
+    assert admin_client.get(f"/admin/games/game/{game.pk}/delete/").status_code == 403
+    actions = admin_client.get(CHANGELIST).context["action_form"].fields["action"].choices
+    assert [name for name, _ in actions if name] == ["abort_selected"]
+
+    response = admin_client.post(
+        change_url(game), {"status": "finished", "version": 99, "options": '{"note": "x"}'}
+    )
+
+    assert response.status_code == 403
+    game.refresh_from_db()
+    assert (game.status, game.version, game.options) == (GameStatus.ACTIVE, 3, {})
+
+
+# --- one game's page ----------------------------------------------------------------------------
+
+
+def test_game_page_shows_the_spectator_view_and_public_log(admin_client, game):
+    response = admin_client.get(change_url(game))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    spectator = registry.get("tictactoe").rules.view(
+        registry.get("tictactoe").rules.decode(game.state), None
+    )
+    pretty = json.dumps(spectator, indent=2, sort_keys=True)
+    assert f'<pre class="spectator-view">{escape(pretty)}</pre>' in content
+    # Seats, linked to the players' user pages.
+    assert f'href="/admin/accounts/user/{game.seats.get(index=0).user_id}/change/">alice</a>' in (
+        content
+    )
+    assert ">bob</a>" in content
+    # The log: both moves' public entries.
+    assert "{&quot;cell&quot;: 4}" in content
+    assert "{&quot;cell&quot;: 0}" in content
+    assert "move log (public entries only)" in content.lower()
+
+
+def test_game_page_never_shows_the_seed_or_private_log_detail(admin_client, game):
+    assert Move.objects.filter(game=game, private__has_key="0").exists()  # there is a secret
+
+    response = admin_client.get(change_url(game))
+
+    content = response.content.decode()
+    assert str(game.seed) not in content
+    assert "mine" not in content
+    assert "seed" not in response.context["adminform"].form.fields
+    assert "state" not in response.context["adminform"].form.fields
+    shown = set(flatten_fieldsets(response.context["adminform"].fieldsets))
+    assert "spectator_view" in shown
+    assert not shown & {"seed", "state"}
+
+
+def test_game_page_of_an_unknown_kind_shows_a_notice(admin_client, game):
+    Game.objects.filter(pk=game.pk).update(kind="retired")
+
+    response = admin_client.get(change_url(game))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "The game kind &#x27;retired&#x27; is not installed" in content
+    assert str(game.seed) not in content
+    assert "spectator-view" not in content
+
+
+def test_game_page_of_an_open_game(admin_client, alice):
+    waiting = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+
+    response = admin_client.get(change_url(waiting))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "No state yet: the game has not started." in content
+    assert "Open seat" in content
+
+
+# --- aborting -----------------------------------------------------------------------------------
+
+
+def test_abort_action_aborts_active_games(admin_client, game, alice):
+    waiting = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+
+    response = abort_action(admin_client, [game, waiting])
+
+    assert message_texts(response) == ["Aborted 2 games."]
+    for aborted in (game, waiting):
+        aborted.refresh_from_db()
+        assert aborted.status == GameStatus.ABORTED
+        assert aborted.to_move is None
+        assert aborted.finished_at is not None
+    assert game.version == 4
+    assert LogEntry.objects.filter(object_id=str(game.pk), change_message="Aborted the game.")
+
+
+def test_abort_action_refuses_finished_games_with_a_message(admin_client, game, finished):
+    response = abort_action(admin_client, [game, finished])
+
+    assert message_texts(response) == [
+        "Aborted 1 game.",
+        f"Game #{finished.pk} was not aborted: it is already over.",
+    ]
+    game.refresh_from_db()
+    finished.refresh_from_db()
+    assert game.status == GameStatus.ABORTED
+    assert finished.status == GameStatus.FINISHED
+
+
+def test_abort_button_asks_then_aborts(admin_client, game):
+    page = admin_client.get(change_url(game))
+    assert f'href="{abort_url(game)}"' in page.content.decode()
+
+    confirm = admin_client.get(abort_url(game))
+    assert confirm.status_code == 200
+    assert "Yes, abort the game" in confirm.content.decode()
+    assert "alice, bob" in confirm.content.decode()
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE  # asking changes nothing
+
+    response = admin_client.post(abort_url(game), follow=True)
+
+    assert response.redirect_chain == [(change_url(game), 302)]
+    assert message_texts(response) == [f"Aborted game #{game.pk}."]
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABORTED
+    assert f'href="{abort_url(game)}"' not in response.content.decode()
+
+
+def test_abort_button_is_absent_and_refused_for_a_finished_game(admin_client, finished):
+    page = admin_client.get(change_url(finished))
+    assert abort_url(finished) not in page.content.decode()
+
+    response = admin_client.post(abort_url(finished), follow=True)
+
+    assert message_texts(response) == [f"{finished} is already over."]
+    finished.refresh_from_db()
+    assert finished.status == GameStatus.FINISHED
+
+
+def test_staff_who_may_only_view_games_cannot_abort(game):
+    viewer = UserFactory(is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+    client = Client()
+    client.force_login(viewer)
+
+    page = client.get(change_url(game))
+    assert page.status_code == 200
+    assert abort_url(game) not in page.content.decode()
+    assert ">alice</a>" in page.content.decode()
+    assert "{&quot;cell&quot;: 4}" in page.content.decode()  # seats and moves are part of the game
+    assert client.post(abort_url(game)).status_code == 403
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
