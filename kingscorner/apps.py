@@ -4,3 +4,14 @@ from django.apps import AppConfig
 class KingsCornerConfig(AppConfig):
     name = "kingscorner"
     verbose_name = "King's Corner"
+
+    def ready(self) -> None:
+        from greycircle.games import registry
+        from kingscorner.ai import LEVELS, choose_move
+        from kingscorner.rules import RULES
+
+        registry.register(
+            registry.GameKind(
+                rules=RULES, computer=choose_move, ai_levels=LEVELS, title="King's Corner"
+            )
+        )

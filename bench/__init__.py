@@ -1,0 +1,1 @@
+"""Benchmarks of Grey Circle Games (see bench/README.md)."""
