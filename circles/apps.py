@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class CirclesConfig(AppConfig):
     name = "circles"
     verbose_name = "Circles"
+
+    def ready(self) -> None:
+        from circles.ai import LEVELS, choose_move
+        from circles.rules import RULES
+        from greycircle.games import registry
+
+        registry.register(
+            registry.GameKind(rules=RULES, computer=choose_move, ai_levels=LEVELS, title="Circles")
+        )
