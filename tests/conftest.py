@@ -1,4 +1,5 @@
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -66,3 +67,17 @@ def run_tasks():
         call_command("games_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
 
     return run
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Remove this run's SQLite side files (WAL and shared memory) from the temp dir.
+
+    Django drops the test database itself; connections that threads opened may leave the WAL and
+    shared-memory files behind.
+    """
+    from django.conf import settings
+
+    test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") and test_name:
+        for suffix in ("-wal", "-shm", "-journal"):
+            Path(f"{test_name}{suffix}").unlink(missing_ok=True)
