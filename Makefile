@@ -24,9 +24,7 @@ run: install
 	$(MANAGE) migrate --noinput
 	$(MANAGE) demo_data
 	@echo "Grey Circle Games on http://$(HOST):$(PORT)/  (demo logins: alice, bob / password 'greycircle')"
-	@trap 'kill 0' INT TERM EXIT; \
-	$(MANAGE) games_worker --no-reload & \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) greycircle.asgi:application
+	$(MANAGE) serve --host $(HOST) --port $(PORT)
 
 worker: install
 	$(MANAGE) games_worker

@@ -4,4 +4,7 @@ from frontend import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/", views.play, name="play"),
+    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/join/", views.join, name="game-join"),
 ]

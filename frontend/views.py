@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
 
-from greycircle.games import registry, selectors
+from frontend.forms import NewGameForm
+from greycircle.games import registry, selectors, services
+from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus
 
 HOME_GAMES_LIMIT = 20
@@ -42,3 +48,74 @@ def _kind_title(kind: str) -> str:
         return registry.get(kind).title
     except registry.UnknownKind:
         return kind
+
+
+@login_required
+def play(request: HttpRequest) -> HttpResponse:
+    """Start a game (one form per kind) or join an open one."""
+    forms_by_kind = {
+        game_kind.kind: NewGameForm(
+            request.POST if request.POST.get("kind") == game_kind.kind else None,
+            game_kind=game_kind,
+            prefix=game_kind.kind,
+        )
+        for game_kind in registry.all_kinds()
+    }
+    if request.method == "POST":
+        form = forms_by_kind.get(request.POST.get("kind", ""))
+        if form is not None and form.is_valid():
+            try:
+                game = services.game_create(
+                    creator=request.user,
+                    kind=form.game_kind.kind,
+                    opponents=form.cleaned_data["opponents"],
+                )
+            except GameError as error:
+                form.add_error(None, error.detail)
+            else:
+                return redirect("game", game_id=game.pk)
+    open_games = [
+        _game_row(game, request.user) for game in selectors.games_open(viewer=request.user)[:20]
+    ]
+    return render(
+        request,
+        "frontend/play.html",
+        {
+            "forms": [(registry.get(kind), form) for kind, form in forms_by_kind.items()],
+            "open_games": open_games,
+        },
+    )
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_join(game_id=game_id, user=request.user)
+    except GameError as error:
+        messages.error(request, error.detail)
+        return redirect("play")
+    return redirect("game", game_id=game_id)
+
+
+@login_required
+@ensure_csrf_cookie
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The live game page: the first envelope is in the page; the socket brings the rest."""
+    found = selectors.game_for_viewer(game_id=game_id)
+    if found is None:
+        raise Http404("No such game.")
+    envelope = selectors.game_view_for(game=found, viewer=request.user)
+    return render(
+        request,
+        "frontend/game.html",
+        {
+            "game": found,
+            "title": _kind_title(found.kind),
+            "envelope": envelope,
+            "client": {
+                "username": request.user.username,
+                "showHelpers": request.user.show_helpers,
+            },
+        },
+    )

@@ -39,6 +39,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from greycircle.games.worker import background_worker_start
+
 HOST = "127.0.0.1"
 SERVER_START_TIMEOUT = 30.0
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -73,11 +75,14 @@ class LiveServer:
         return self.url
 
 
-def _use_databases(names: dict[str, str]) -> None:
-    """Run in the server process before it serves: connect to the test databases by name."""
+def _serve_setup(names: dict[str, str]) -> None:
+    """Run in the server process before it serves: connect to the test databases by name and
+    run the task worker in this process, as `manage.py serve` does (computer turns then publish
+    to the sockets this process holds, with or without Redis)."""
     for alias, name in names.items():
         settings.DATABASES[alias]["NAME"] = name
         connections[alias].settings_dict["NAME"] = name
+    background_worker_start()
 
 
 @pytest.fixture(scope="session")
@@ -106,7 +111,7 @@ def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[LiveServer]
         process = DaphneProcess(
             HOST,
             partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-            setup=partial(_use_databases, names),
+            setup=partial(_serve_setup, names),
         )
         process.start()
     try:

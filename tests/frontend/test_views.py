@@ -1,9 +1,11 @@
 """The home page, for visitors and for signed-in players."""
 
+import json
 import re
 
 import pytest
 
+from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec, game_create
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +97,67 @@ def test_home_shows_the_kind_of_a_game_whose_app_is_not_registered(client, alice
     [item] = game_items(client.get("/").content.decode())
     assert "retired" in item
     assert "Finished" in item
+
+
+def test_play_needs_a_login(client):
+    response = client.get("/play/")
+    assert response.status_code == 302
+    assert response.url.startswith("/accounts/login/")
+
+
+def test_play_offers_a_form_per_kind_with_its_computer_levels(client, alice):
+    client.force_login(alice)
+    html = client.get("/play/").content.decode()
+    for kind in ("circles", "kingscorner", "cirkis"):
+        assert f'data-kind="{kind}"' in html
+    assert 'value="ai:hard"' in html
+    assert 'value="ai:normal"' in html
+
+
+def test_starting_a_game_from_the_form_opens_its_page(client, alice, bob):
+    client.force_login(alice)
+    response = client.post(
+        "/play/", {"kind": "circles", "circles-seat_1": "user", "circles-username_1": "BOB"}
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert response.url == f"/games/{game.pk}/"
+    assert [seat.user for seat in game.seats.all()] == [alice, bob]
+
+
+def test_an_unknown_friend_is_a_form_error(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/play/", {"kind": "circles", "circles-seat_1": "user", "circles-username_1": "nobody"}
+    )
+    assert response.status_code == 200
+    assert "No player is called &#x27;nobody&#x27;." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_open_games_can_be_joined_from_the_lobby(client, alice, bob):
+    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
+    client.force_login(bob)
+    assert f'action="/games/{game.pk}/join/"' in client.get("/play/").content.decode()
+    response = client.post(f"/games/{game.pk}/join/")
+    assert response.url == f"/games/{game.pk}/"
+    again = client.post(f"/games/{game.pk}/join/", follow=True)
+    assert "This game is not waiting for players." in again.content.decode()
+
+
+def test_the_game_page_carries_the_viewers_envelope(client, alice, bob):
+    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    client.force_login(bob)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    envelope = json.loads(
+        re.search(
+            r'<script id="initial-envelope" type="application/json">(.*?)</script>',
+            response.content.decode(),
+            flags=re.S,
+        ).group(1)
+    )
+    assert envelope["you"] == 1
+    assert envelope["legal_moves"] == []
+    assert "csrftoken" in response.cookies
+    assert client.get("/games/999999/").status_code == 404

@@ -1,0 +1,149 @@
+// Circles board: an SVG that scales to any screen, drawn from the server's view and legal moves.
+// Click a square (or move the cursor with the arrow keys and press Enter) to play it; the server
+// answers with the new game or says why the move is not possible.
+
+const SVG = "http://www.w3.org/2000/svg";
+const FILES = "abcdefgh";
+const COLOURS = ["white", "black"];
+
+function svg(tag, attributes = {}) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+const squareName = (col, row) => `${FILES[col]}${row + 1}`;
+
+export function mount(container, context) {
+  const board = svg("svg", {
+    viewBox: "-0.55 -0.55 8.6 8.6",
+    class: "circles-board",
+    role: "grid",
+    tabindex: "0",
+    "aria-label": "Circles board. Arrow keys move the cursor, Enter plays.",
+  });
+  const squares = [];
+  const discs = [];
+  const hints = [];
+  for (let i = 0; i < 8; i += 1) {
+    board.append(svg("text", { x: i + 0.5, y: -0.18, class: "circles-board__label" }));
+    board.lastChild.textContent = FILES[i];
+    board.append(svg("text", { x: -0.3, y: i + 0.62, class: "circles-board__label" }));
+    board.lastChild.textContent = String(i + 1);
+  }
+  for (let row = 0; row < 8; row += 1) {
+    for (let col = 0; col < 8; col += 1) {
+      const name = squareName(col, row);
+      const square = svg("rect", {
+        x: col, y: row, width: 1, height: 1, class: "circles-board__square", "data-square": name,
+      });
+      const hint = svg("circle", {
+        cx: col + 0.5, cy: row + 0.5, r: 0.16, class: "circles-board__hint", "data-square": name,
+      });
+      const disc = svg("circle", { cx: col + 0.5, cy: row + 0.5, r: 0.4, class: "disc" });
+      disc.style.transformOrigin = `${col + 0.5}px ${row + 0.5}px`;
+      square.addEventListener("click", () => choose(name));
+      board.append(square, hint, disc);
+      squares.push(square);
+      discs.push(disc);
+      hints.push(hint);
+    }
+  }
+  const cursor = svg("rect", { x: 0, y: 0, width: 1, height: 1, class: "circles-board__cursor" });
+  board.append(cursor);
+  const cursorLabel = document.createElement("p");
+  cursorLabel.className = "visually-hidden";
+  cursorLabel.setAttribute("aria-live", "polite");
+  container.append(board, cursorLabel);
+
+  let cursorAt = { col: 3, row: 3 };
+  let current = null;
+
+  function choose(name) {
+    context.play({ square: name });
+  }
+
+  function placeCursor(col, row) {
+    cursorAt = { col: (col + 8) % 8, row: (row + 8) % 8 };
+    cursor.setAttribute("x", cursorAt.col);
+    cursor.setAttribute("y", cursorAt.row);
+    const name = squareName(cursorAt.col, cursorAt.row);
+    const cell = current ? current.state.board[cursorAt.row][cursorAt.col] : ".";
+    cursorLabel.textContent = `${name}: ${{ W: "white", B: "black", ".": "empty" }[cell]}`;
+  }
+
+  board.addEventListener("keydown", (event) => {
+    board.classList.add("circles-board--keyboard");
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      placeCursor(cursorAt.col + moves[event.key][0], cursorAt.row + moves[event.key][1]);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      choose(squareName(cursorAt.col, cursorAt.row));
+    }
+  });
+  // The cursor shows only while someone plays with the keyboard.
+  board.addEventListener("pointerdown", () => board.classList.remove("circles-board--keyboard"));
+  board.addEventListener("blur", () => board.classList.remove("circles-board--keyboard"));
+
+  return {
+    render(envelope, previous) {
+      current = envelope;
+      const state = envelope.state;
+      if (!state) return;
+      const before = previous?.state?.board;
+      const legal = new Set(context.showHelpers ? envelope.legal_moves.map((m) => m.square) : []);
+      for (let row = 0; row < 8; row += 1) {
+        for (let col = 0; col < 8; col += 1) {
+          const index = row * 8 + col;
+          const cell = state.board[row][col];
+          const name = squareName(col, row);
+          const disc = discs[index];
+          disc.classList.toggle("disc--white", cell === "W");
+          disc.classList.toggle("disc--black", cell === "B");
+          disc.classList.toggle("disc--empty", cell === ".");
+          const flipped = before && before[row][col] !== "." && before[row][col] !== cell;
+          if (flipped) {
+            disc.classList.remove("disc--flipped");
+            void disc.getBoundingClientRect();
+            disc.classList.add("disc--flipped");
+          }
+          squares[index].classList.toggle("circles-board__square--last", state.last_move === name);
+          hints[index].classList.toggle("circles-board__hint--legal", legal.has(name));
+          squares[index].setAttribute(
+            "aria-label",
+            `${name} ${{ W: "white", B: "black", ".": "empty" }[cell]}${legal.has(name) ? ", legal move" : ""}`,
+          );
+        }
+      }
+      placeCursor(cursorAt.col, cursorAt.row);
+    },
+    seatMarker(seat) {
+      const marker = document.createElement("span");
+      marker.className = `disc-marker disc-marker--${COLOURS[seat]}`;
+      marker.title = COLOURS[seat];
+      return marker;
+    },
+    seatScore(envelope, seat) {
+      return envelope.state ? envelope.state.discs[seat] : null;
+    },
+    notices(envelope) {
+      const passed = envelope.state?.passed ?? [];
+      return passed.map((seat) => {
+        const who = seat === envelope.you ? "You" : envelope.seats[seat].name;
+        return `${who} (${COLOURS[seat]}) had no legal move and passed.`;
+      });
+    },
+    describeMove(entry, envelope) {
+      const who = COLOURS[entry.seat][0].toUpperCase() + COLOURS[entry.seat].slice(1);
+      const flips = entry.flipped?.length ?? 0;
+      let line = `${entry.number}. ${who} ${entry.square} (${flips} flipped)`;
+      for (const seat of entry.passed ?? []) line += ` — ${COLOURS[seat]} passes`;
+      return line;
+    },
+    record(envelope) {
+      return envelope.state?.record ?? "";
+    },
+  };
+}

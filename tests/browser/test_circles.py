@@ -1,0 +1,132 @@
+"""Circles in Chromium: a whole game against the computer; two players see each other live."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NEW_PASSWORD = "a-long-pass-phrase"
+LIVE_WITHIN_MS = 1000
+
+
+def version(page: Page) -> int:
+    return page.evaluate("window.greyCircleGame.envelope.version")
+
+
+def legal_squares(page: Page) -> list[str]:
+    return page.eval_on_selector_all(
+        ".circles-board__hint--legal", "hints => hints.map(h => h.dataset.square)"
+    )
+
+
+def start_circles(page: Page, opponent: str) -> None:
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    form = page.locator("form[data-kind=circles]")
+    form.get_by_label("Seat 2", exact=True).select_option(opponent)
+    form.get_by_role("button", name="Start Circles").click()
+    expect(page.locator(".circles-board")).to_be_visible()
+    expect(page.locator("#connection")).to_have_text("Live")
+
+
+def test_sign_up_and_play_the_easy_computer_to_the_end(page: Page):
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill("erin")
+    page.get_by_label("Email address").fill("erin@example.com")
+    page.get_by_label("Password", exact=True).fill(NEW_PASSWORD)
+    page.get_by_label("Password (again)").fill(NEW_PASSWORD)
+    page.get_by_role("button", name="Sign Up").click()
+    start_circles(page, "ai:easy")
+
+    status = page.locator("#status")
+    expect(status).to_have_text("Your turn.")
+    expect(page.locator(".circles-board__hint--legal")).to_have_count(4)
+    for _ in range(70):
+        expect(status).not_to_contain_text("thinking", timeout=10_000)
+        if "Game over" in status.inner_text():
+            break
+        squares = legal_squares(page)
+        assert squares, "it is my turn, so the board shows my legal squares"
+        before = version(page)
+        page.locator(f"rect[data-square={squares[0]}]").click()
+        page.wait_for_function(f"window.greyCircleGame.envelope.version > {before}")
+    expect(status).to_contain_text("Game over")
+    white, black = page.locator(".player__score").all_inner_texts()
+    assert int(white) + int(black) <= 64
+    expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+    expect(page.get_by_role("button", name="Resign")).to_be_hidden()
+    transcript = page.locator("#record-text").input_value()
+    assert len(transcript) >= 2 * 9, "a finished game has at least nine moves"
+
+    finished_url = page.url
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: url != finished_url)
+    # Seats turn in a rematch: the computer plays white now and opens the game.
+    expect(page.locator("#status")).to_have_text("Your turn.", timeout=10_000)
+    expect(page.locator(".move-list li")).to_have_count(1)
+    expect(page.locator(".player--you .disc-marker--black")).to_have_count(1)
+
+
+def test_a_move_appears_on_the_other_players_page_within_a_second(new_page, log_in):
+    UserFactory(username="fay")
+    UserFactory(username="gus")
+    fay, gus = new_page(), new_page()
+    log_in(fay, "fay", PASSWORD)
+    log_in(gus, "gus", PASSWORD)
+
+    start_circles(fay, "open")
+    expect(fay.locator("#status")).to_have_text("Waiting for players to join.")
+    game_url = fay.url
+
+    gus.goto("/play/")
+    gus.get_by_role("button", name="Join").click()
+    expect(gus).to_have_url(game_url)
+    expect(gus.locator("#status")).to_have_text("fay's turn.")
+    expect(fay.locator("#status")).to_have_text("Your turn.", timeout=LIVE_WITHIN_MS)
+
+    fay.locator("rect[data-square=c5]").click()
+    expect(gus.locator("#status")).to_have_text("Your turn.", timeout=LIVE_WITHIN_MS)
+    expect(gus.locator(".disc--white")).to_have_count(4, timeout=LIVE_WITHIN_MS)
+
+    gus.locator(f"rect[data-square={legal_squares(gus)[0]}]").click()
+    expect(fay.locator("#status")).to_have_text("Your turn.", timeout=LIVE_WITHIN_MS)
+    expect(fay.locator(".move-list li")).to_have_count(2, timeout=LIVE_WITHIN_MS)
+
+
+def test_a_square_that_is_not_legal_says_why_and_out_of_turn_says_whose_turn(new_page, log_in):
+    UserFactory(username="hal")
+    UserFactory(username="ivy")
+    hal, ivy = new_page(), new_page()
+    log_in(hal, "hal", PASSWORD)
+    log_in(ivy, "ivy", PASSWORD)
+    hal.goto("/play/")
+    form = hal.locator("form[data-kind=circles]")
+    form.get_by_label("Seat 2", exact=True).select_option("user")
+    form.get_by_label("Seat 2: friend's username").fill("ivy")
+    form.get_by_role("button", name="Start Circles").click()
+    expect(hal.locator(".circles-board")).to_be_visible()
+
+    hal.locator("rect[data-square=a1]").click()
+    expect(hal.locator("#notice")).to_have_text("a1 flips no discs.")
+    hal.locator("rect[data-square=d4]").click()
+    expect(hal.locator("#notice")).to_have_text("d4 is taken.")
+
+    ivy.goto(hal.url)
+    ivy.locator("rect[data-square=c4]").click()
+    expect(ivy.locator("#notice")).to_have_text("It is hal's turn, not yours.")
+
+
+def test_keyboard_play_and_helpers_off(new_page, log_in):
+    jo = UserFactory(username="jo", show_helpers=False)
+    page = new_page()
+    log_in(page, jo.username, PASSWORD)
+    start_circles(page, "ai:easy")
+    expect(page.locator(".circles-board__hint--legal")).to_have_count(0)
+    board = page.locator(".circles-board")
+    board.focus()
+    # The cursor starts on d4; c5 is one left and one down.
+    board.press("ArrowLeft")
+    board.press("ArrowDown")
+    board.press("Enter")
+    expect(page.locator(".move-list li").first).to_have_text("1. White c5 (1 flipped)")
