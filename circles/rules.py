@@ -618,13 +618,14 @@ class CirclesRules:
         """The game record: the squares played, back to back (``"c5d6c3"``); passes not written."""
         return "".join(SQUARE_NAMES[square] for square in state.record)
 
-    def from_record(self, text: str) -> GameState:
-        """Replay a record from the start. Any case; blanks between moves are allowed.
+    def parse_record(self, text: str) -> list[int]:
+        """The squares of a record, in order, without checking that they are legal.
 
-        Passes are inferred. Raises RecordError (an IllegalMove) naming the first bad move.
+        Any case; blanks between moves are allowed. Raises RecordError on a token that is not a
+        square.
         """
         moves = "".join(text.split()).lower()
-        state = self.new_game(2, seed=0, options={})
+        squares = []
         for index, offset in enumerate(range(0, len(moves), 2)):
             token = moves[offset : offset + 2]
             square = _SQUARE_INDEX.get(token)
@@ -634,12 +635,23 @@ class CirclesRules:
                     f"Move {index + 1} of the record, {token!r}, is not a square a1 to h8.",
                     move_index=index,
                 )
+            squares.append(square)
+        return squares
+
+    def from_record(self, text: str) -> GameState:
+        """Replay a record from the start (see `parse_record`); passes are inferred.
+
+        Raises RecordError (an IllegalMove) naming the first bad move.
+        """
+        state = self.new_game(2, seed=0, options={})
+        for index, square in enumerate(self.parse_record(text)):
             try:
                 state = self.play(state, square)
             except IllegalMove as error:
                 raise RecordError(
                     error.code,
-                    f"Move {index + 1} of the record, {token}, is illegal: {error.message}",
+                    f"Move {index + 1} of the record, {SQUARE_NAMES[square]}, is illegal: "
+                    f"{error.message}",
                     move_index=index,
                 ) from None
         return state

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from greycircle.api.errors import ApiError
 from greycircle.games import selectors, services
 from greycircle.games.models import Game
 from greycircle.games.serializers import (
@@ -23,6 +24,7 @@ from greycircle.games.serializers import (
     GameSummarySerializer,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
+    RecordSerializer,
 )
 
 ERRORS = {
@@ -97,6 +99,7 @@ class GameViewSet(viewsets.GenericViewSet):
             kind=serializer.validated_data["kind"],
             opponents=serializer.validated_data["seats"],
             options=serializer.validated_data["options"],
+            record=serializer.validated_data["record"],
         )
         return self._envelope(game, status.HTTP_201_CREATED)
 
@@ -105,6 +108,20 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     def retrieve(self, request: Request, pk: str) -> Response:
         return Response(selectors.game_view_for(game=self._game(), viewer=request.user))
+
+    @extend_schema(
+        summary="The game's record",
+        description="The moves so far in the kind's notation (Circles: 'c5d6c3...'). Import a "
+        "record by starting a game with `record`.",
+        responses={200: RecordSerializer, **ERRORS},
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str) -> Response:
+        game = self._game()
+        record = selectors.game_record_for(game=game)
+        if record is None:
+            raise ApiError(code="no_record_notation", detail="This game has no record notation.")
+        return Response({"kind": game.kind, "record": record})
 
     @extend_schema(
         summary="Take an open seat", request=None, responses={200: GameEnvelopeSerializer, **ERRORS}

@@ -98,3 +98,16 @@ class ComputerPlayer(Protocol[State, Move]):
     """
 
     def __call__(self, state: State, *, level: str, seed: int, budget_ms: int) -> Move: ...
+
+
+@runtime_checkable
+class RecordNotation(Protocol[State, Move]):
+    """Optional: a kind whose games can be written as a text record and replayed from one."""
+
+    def record(self, state: State) -> str:
+        """The moves so far as a record (Circles: ``"c5d6c3"``)."""
+        ...
+
+    def parse_record(self, text: str) -> list[Move]:
+        """The moves of a record, checked for form only; raises IllegalMove("malformed", ...)."""
+        ...

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, QuerySet
 
 from greycircle.games import registry
+from greycircle.games.engine import RecordNotation
 from greycircle.games.models import Game, GameStatus, Move, Seat
 
 
@@ -132,3 +133,13 @@ def _rematch_id(game: Game) -> int | None:
         return game.rematch.pk
     except Game.rematch.RelatedObjectDoesNotExist:
         return None
+
+
+def game_record_for(*, game: Game) -> str | None:
+    """The game's moves in its kind's record notation; None if the kind has none."""
+    rules = registry.get(game.kind).rules
+    if not isinstance(rules, RecordNotation):
+        return None
+    if not game.state:
+        return ""
+    return rules.record(rules.decode(game.state))

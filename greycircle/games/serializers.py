@@ -39,6 +39,13 @@ class GameCreateSerializer(serializers.Serializer):
         many=True,
         help_text="The other seats in order (you take seat 0): a user, a computer or an open seat.",
     )
+    record = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Import: a game record (Circles: 'c5d6c3...') replayed into the new game, which "
+        "goes on from there. Every seat must be filled.",
+    )
 
 
 class MoveRequestSerializer(serializers.Serializer):
@@ -109,3 +116,10 @@ class ErrorSerializer(serializers.Serializer):
 ErrorSerializer._declared_fields["fields"] = serializers.DictField(
     required=False, help_text="Per-field messages for invalid input."
 )
+
+
+class RecordSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    record = serializers.CharField(
+        allow_blank=True, help_text="The moves in the kind's notation (Circles: 'c5d6c3...')."
+    )

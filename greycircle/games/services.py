@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from greycircle.games import events, registry, tasks
-from greycircle.games.engine import IllegalMove, Outcome
+from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
     GameConflict,
     GameInvalid,
@@ -52,10 +52,13 @@ def game_create(
     kind: str,
     opponents: Sequence[SeatSpec],
     options: Mapping[str, Any] | None = None,
+    record: str = "",
 ) -> Game:
     """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
 
-    The game starts at once when no seat is open; otherwise it waits for players to join.
+    The game starts at once when no seat is open; otherwise it waits for players to join. With a
+    `record` (for kinds that have a record notation), its moves are replayed into the new game,
+    which then goes on from there.
     """
     try:
         game_kind = registry.get(kind)
@@ -87,6 +90,7 @@ def game_create(
         normalised_options = rules.validate_options(options or {})
     except IllegalMove as error:
         raise GameInvalid("bad_options", error.message) from None
+    recorded_moves = _record_parse(rules, record, opponents) if record else []
 
     now = timezone.now()
     with transaction.atomic():
@@ -108,7 +112,8 @@ def game_create(
             _game_start(game, seat_count=seat_count)
         game.save()
         game = Game.objects.with_seats().get(pk=game.pk)
-        transaction.on_commit(lambda: _game_committed(game, created=True))
+        ended = _record_replay(game, recorded_moves)
+        transaction.on_commit(lambda: _game_committed(game, created=True, ended=ended))
     return game
 
 
@@ -160,7 +165,10 @@ def move_submit(
             parsed = rules.parse_move(move)
         except IllegalMove as error:
             raise GameInvalid(error.code, error.message) from None
-        _move_apply(game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key)
+        ended = _move_apply(
+            game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key
+        )
+        transaction.on_commit(lambda: _game_committed(game, ended=ended))
     return game
 
 
@@ -184,7 +192,8 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
         game = _game_lock(game_id)
         if not _ai_turn_pending(game, expected_version=expected_version):
             return False
-        _move_apply(game, seat=seat, move=chosen, player=None, state=state)
+        ended = _move_apply(game, seat=seat, move=chosen, player=None, state=state)
+        transaction.on_commit(lambda: _game_committed(game, ended=ended))
     return True
 
 
@@ -315,6 +324,34 @@ def game_replay(*, game: Game) -> dict[str, Any]:
 # --- internals ------------------------------------------------------------------------------
 
 
+def _record_parse(rules: Any, record: str, opponents: Sequence[SeatSpec]) -> list[Any]:
+    if not isinstance(rules, RecordNotation):
+        raise GameInvalid("no_record_notation", "This game has no record notation to import.")
+    if any(spec.is_open for spec in opponents):
+        raise GameInvalid("bad_seats", "A game imported from a record needs every seat filled.")
+    try:
+        return rules.parse_record(record)
+    except IllegalMove as error:
+        raise GameInvalid("bad_record", error.message) from None
+
+
+def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
+    """Play a record's moves into a new game, each by the seat to move; True if it ended."""
+    seats = game.seats.all()
+    ended = False
+    for number, move in enumerate(moves, start=1):
+        if game.to_move is None:
+            raise GameInvalid("bad_record", f"The game is over before move {number} of the record.")
+        seat = seats[game.to_move]
+        try:
+            ended = _move_apply(game, seat=seat, move=move, player=seat.user)
+        except GameInvalid as error:
+            raise GameInvalid(
+                "bad_record", f"Move {number} of the record: {error.detail}"
+            ) from None
+    return ended
+
+
 def _game_lock(game_id: int) -> Game:
     """The game row, locked for this transaction, with its seats attached."""
     game = Game.objects.select_for_update().with_seats().filter(pk=game_id).first()
@@ -377,8 +414,11 @@ def _move_apply(
     player: User | None,
     idempotency_key: str = "",
     state: Any = None,
-) -> None:
-    """Play `move` on the locked `game`; store the state and the log entry; publish on commit."""
+) -> bool:
+    """Play `move` on the locked `game`; store the state and the log entry.
+
+    Returns whether the move ended the game. The caller publishes the change on commit.
+    """
     rules = registry.get(game.kind).rules
     before = rules.decode(game.state) if state is None else state
     try:
@@ -404,8 +444,7 @@ def _move_apply(
         private={str(index): detail for index, detail in entry.private.items()},
         idempotency_key=idempotency_key,
     )
-    ended = outcome is not None
-    transaction.on_commit(lambda: _game_committed(game, ended=ended))
+    return outcome is not None
 
 
 def _game_committed(

@@ -136,3 +136,46 @@ def test_a_game_played_to_a_wipe_out_is_finished(game, alice, bob, client_for):
     assert final["to_move"] is None
     assert final["outcome"] == {"scores": [13, 0], "winners": [0], "reason": "more_discs"}
     assert [seat["score"] for seat in final["seats"]] == [13, 0]
+
+
+def test_the_record_is_exported_and_imported_through_the_api(alice, bob, client_for):
+    client = client_for(alice)
+    created = client.post(
+        "/api/v1/games/",
+        {"kind": "circles", "seats": [{"user": "bob"}], "record": "C5 e6 F5"},
+        format="json",
+    ).json()
+    assert created["move_count"] == 3
+    assert created["to_move"] == 1
+    assert created["state"]["record"] == "c5e6f5"
+    exported = client_for(bob).get(f"/api/v1/games/{created['id']}/record/").json()
+    assert exported == {"kind": "circles", "record": "c5e6f5"}
+    log = client.get(f"/api/v1/games/{created['id']}/moves/").json()
+    assert [entry["square"] for entry in log] == ["c5", "e6", "f5"]
+
+
+def test_a_bad_record_is_refused_and_creates_nothing(alice, bob, client_for):
+    client = client_for(alice)
+    illegal = client.post(
+        "/api/v1/games/",
+        {"kind": "circles", "seats": [{"user": "bob"}], "record": "c5c5"},
+        format="json",
+    )
+    assert illegal.status_code == 400
+    assert illegal.json() == {
+        "code": "bad_record",
+        "detail": "Move 2 of the record: c5 is taken.",
+    }
+    malformed = client.post(
+        "/api/v1/games/",
+        {"kind": "circles", "seats": [{"user": "bob"}], "record": "c5z9"},
+        format="json",
+    )
+    assert malformed.json()["code"] == "bad_record"
+    open_seat = client.post(
+        "/api/v1/games/",
+        {"kind": "circles", "seats": [{"open": True}], "record": "c5"},
+        format="json",
+    )
+    assert open_seat.json()["code"] == "bad_seats"
+    assert not Game.objects.exists()
