@@ -2,7 +2,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django_tasks_db.management.commands.db_worker import Worker
 from rest_framework.test import APIClient
 
 from greycircle.games import registry
@@ -61,10 +61,23 @@ def client_for():
 
 @pytest.fixture
 def run_tasks():
-    """Run every queued task to completion, as `manage.py games_worker` would."""
+    """Run every queued task to completion, as `manage.py games_worker --batch` would.
+
+    It drives django-tasks-db's worker directly, so it also works off the main thread (where the
+    command could not install its signal handlers).
+    """
 
     def run() -> None:
-        call_command("games_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+        Worker(
+            queue_names=["default"],
+            interval=0,
+            batch=True,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id="tests",
+            excluded_queue_names=[],
+        ).run()
 
     return run
 
