@@ -2,6 +2,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django_tasks_db.management.commands.db_worker import Worker
 from rest_framework.test import APIClient
 
@@ -17,6 +19,17 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+async def close_thread_connections():
+    """Close, after an async test, the database connections its sync_to_async thread opened.
+
+    Left open, they outlive the test: they keep the test database busy at teardown and are
+    inherited by the forked live server of the browser tests.
+    """
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ def app_signup(client: APIClient, username: str) -> str:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_thread_connections")
 async def test_an_app_signs_up_reads_me_and_opens_its_stream():
     from asgiref.sync import sync_to_async
 

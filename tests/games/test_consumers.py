@@ -7,7 +7,10 @@ from rest_framework.test import APIClient
 
 from greycircle.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("tictactoe", "close_thread_connections"),
+]
 
 ORIGIN = (b"origin", b"http://testserver")
 

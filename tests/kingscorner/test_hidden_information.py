@@ -25,7 +25,10 @@ from kingscorner.cards import card_name
 from kingscorner.rules import RULES
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 GAMES = 50
 MAX_ACTIONS = 400
