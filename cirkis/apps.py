@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class CirKisConfig(AppConfig):
     name = "cirkis"
     verbose_name = "CirKis"
+
+    def ready(self) -> None:
+        from cirkis.ai import LEVELS, choose_move
+        from cirkis.rules import RULES
+        from greycircle.games import registry
+
+        registry.register(
+            registry.GameKind(rules=RULES, computer=choose_move, ai_levels=LEVELS, title="CirKis")
+        )

@@ -1,0 +1,270 @@
+"""Computer players for CirKis. Pure: no Django, no I/O, no clock, no global random.
+
+`choose_move(state, level=..., seed=..., budget_ms=...)` returns the placement the seat to move
+makes. CirKis hides nothing, so every level sees the whole `GameState`.
+
+Levels
+------
+``easy``
+    A random legal placement (``random.Random(seed)``).
+``normal``
+    Greedy, one placement deep. Each legal placement is played (`RULES.advance`) and valued from
+    the mover's side: the points it scores minus the most any other seat scores by it (a 10 given
+    away counts against it); a free turn (or every other seat losing its turn), plus what the mover
+    can then complete straight away; minus what the next seat can complete straight away — its best
+    completing placement touching the new Leader (`best_strike`), which stops it from leaving a
+    shape one segment short where an opponent holds the majority; a little for pieces that are
+    hard to place later (big pieces, few placements: played early); a little for taking the
+    majority in a shape still open. A won game scores above everything, a lost one below. Ties are
+    broken at random by `seed`.
+``hard``
+    A paranoid alpha-beta search: the computer maximises, every other seat minimises, the value
+    being the computer's score minus the best other score (plus the side to move's immediate
+    completion as a quiescence term at the leaves). Moves at every node are ordered by the
+    ``normal`` value of the seat moving there and only the best few are searched (a beam: 12 at
+    the root, 6 below). It deepens iteratively (2, 3, 4, ... placements; free turns are extra
+    plies of the same seat) and returns the best move of the deepest search completed.
+    ``budget_ms`` becomes a budget of positions played (`NODES_PER_MS` per millisecond, at least
+    `MIN_NODES`), not a clock, so the answer for a seed never depends on the machine's speed;
+    `NODES_PER_MS` is set so that ``budget_ms`` is about the thinking time on the reference
+    machine (see ``bench/cirkis_match.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from cirkis.board import CENTER_RING_MASK, FIELD_COUNT, PIECES, PLACEMENTS
+from cirkis.rules import (
+    PIECE_INDEX,
+    PIECE_KEYS,
+    RULES,
+    GameState,
+    Placement,
+    required_mask,
+)
+from cirkis.scoring import SHAPE_MASKS, completions, majority, shapes_hit
+
+__all__ = [
+    "LEVELS",
+    "MIN_NODES",
+    "NODES_PER_MS",
+    "best_strike",
+    "choose_move",
+    "greedy_value",
+]
+
+LEVELS: Final = ("easy", "normal", "hard")
+NODES_PER_MS: Final = 40
+MIN_NODES: Final = 200
+
+WIN: Final = 1000.0
+EXTRA_TURN: Final = 4.0
+THREAT_WEIGHT: Final = 0.9
+STRIKE_WEIGHT: Final = 0.8
+MAJORITY_WEIGHT: Final = 1.0
+ROOT_BEAM: Final = 12
+BEAM: Final = 6
+MAX_DEPTH: Final = 8
+
+_TARGET_MASKS: Final[tuple[int, ...]] = (*SHAPE_MASKS, CENTER_RING_MASK)
+_CONTAINING: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple(
+        (PIECE_INDEX[p.piece], p.mask)
+        for key in PIECE_KEYS
+        for p in PLACEMENTS[key]
+        if p.mask >> field & 1
+    )
+    for field in range(FIELD_COUNT)
+)
+"""For each field: (piece index, mask) of every placement covering it."""
+
+PIECE_WEIGHT: Final[dict[str, float]] = {
+    key: 0.5 * len(piece.field_kinds) + 5.0 / len(PLACEMENTS[key]) for key, piece in PIECES.items()
+}
+"""A small preference for pieces that are hard to place later: big ones, and rare fits."""
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def _gains(before: Sequence[int], after: Sequence[int], seat: int) -> float:
+    """What `seat` gained minus the most any other seat gained between two score lists."""
+    gains = [a - b for a, b in zip(after, before, strict=True)]
+    return gains[seat] - max(g for s, g in enumerate(gains) if s != seat)
+
+
+def best_strike(state: GameState) -> float:
+    """The most the seat to move can net (its points minus the most another seat gets) with one
+    placement completing a shape now; 0 when nothing worth it can be completed."""
+    if state.finished is not None:
+        return 0.0
+    seat = state.turn
+    occupied = state.occupied
+    required = 0
+    pieces = state.pieces_left[seat]
+    targets = len(_TARGET_MASKS) if state.center_ring else len(SHAPE_MASKS)
+    best = 0.0
+    for index in range(targets):
+        missing = _TARGET_MASKS[index] & ~occupied
+        if not missing or missing.bit_count() > 3:
+            continue
+        if not required:
+            required = required_mask(state)
+        lowest = (missing & -missing).bit_length() - 1
+        for piece, mask in _CONTAINING[lowest]:
+            if (
+                mask & missing != missing
+                or mask & occupied
+                or not mask & required
+                or not pieces[piece]
+            ):
+                continue
+            covered = list(state.covered)
+            covered[seat] |= mask
+            points = [0] * state.seats
+            for completion in completions(covered, mask, seat, center_ring=state.center_ring):
+                for who, gained in completion.awards:
+                    points[who] += gained
+            value = points[seat] - max(p for s, p in enumerate(points) if s != seat)
+            best = max(best, value)
+    return best
+
+
+def _final_value(state: GameState, seat: int) -> float:
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    scores = outcome.scores
+    diff = scores[seat] - max(s for who, s in enumerate(scores) if who != seat)
+    if seat in outcome.winners:
+        return diff + (WIN if len(outcome.winners) == 1 else WIN / 2)
+    return diff - WIN
+
+
+def _majority_gain(before: GameState, after: GameState, move: Placement, seat: int) -> float:
+    value = 0.0
+    occupied = after.occupied
+    for index in shapes_hit(move.mask):
+        mask = SHAPE_MASKS[index]
+        if occupied & mask == mask:
+            continue  # completed now: already counted as points
+        if majority(after.covered, mask) == seat and majority(before.covered, mask) != seat:
+            value += MAJORITY_WEIGHT
+    return value
+
+
+def greedy_value(state: GameState, move: Placement, after: GameState | None = None) -> float:
+    """The ``normal`` player's value of `move` for the seat making it (see the module docstring)."""
+    seat = state.turn
+    if after is None:
+        after = RULES.advance(state, move)
+    if after.finished is not None:
+        return _final_value(after, seat)
+    value = _gains(state.scores, after.scores, seat)
+    if after.round != state.round:
+        return value  # a new round of a long game: the board is empty again
+    if after.turn == seat:
+        value += EXTRA_TURN + STRIKE_WEIGHT * best_strike(after)
+    else:
+        value -= THREAT_WEIGHT * best_strike(after)
+    value += PIECE_WEIGHT[move.piece]
+    value += _majority_gain(state, after, move, seat)
+    return value
+
+
+def _leaf_value(state: GameState, root: int) -> float:
+    if state.finished is not None:
+        return _final_value(state, root)
+    scores = state.scores
+    value = scores[root] - max(s for who, s in enumerate(scores) if who != root)
+    strike = STRIKE_WEIGHT * best_strike(state)
+    return value + strike if state.turn == root else value - strike
+
+
+class _Search:
+    def __init__(self, root: int, nodes: int, rng: random.Random) -> None:
+        self.root = root
+        self.nodes = nodes
+        self.rng = rng
+
+    def children(self, state: GameState, beam: int) -> list[tuple[Placement, GameState]]:
+        """The `beam` most promising moves for the seat to move, best first (by ``normal``)."""
+        scored = []
+        for move in RULES.legal_moves(state):
+            if self.nodes <= 0:
+                raise _OutOfNodes
+            self.nodes -= 1
+            after = RULES.advance(state, move)
+            scored.append((greedy_value(state, move, after), self.rng.random(), move, after))
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        return [(move, after) for _, _, move, after in scored[:beam]]
+
+    def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        if depth == 0 or state.finished is not None:
+            if self.nodes <= 0:
+                raise _OutOfNodes
+            self.nodes -= 1
+            return _leaf_value(state, self.root)
+        maximising = state.turn == self.root
+        best = -float("inf") if maximising else float("inf")
+        for _, after in self.children(state, BEAM):
+            value = self.value(after, depth - 1, alpha, beta)
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+
+def _search(state: GameState, rng: random.Random, nodes: int) -> Placement:
+    search = _Search(state.turn, nodes, rng)
+    try:
+        root = search.children(state, ROOT_BEAM)
+    except _OutOfNodes:
+        # Not even the root fits the budget: the first legal move by the greedy order so far.
+        return max(RULES.legal_moves(state), key=lambda m: greedy_value(state, m))
+    best = root[0][0]
+    for depth in range(1, MAX_DEPTH):
+        try:
+            alpha = -float("inf")
+            chosen = root[0][0]
+            ranked = []
+            for move, after in root:
+                value = search.value(after, depth, alpha, float("inf"))
+                ranked.append((value, move, after))
+                if value > alpha:
+                    alpha, chosen = value, move
+        except _OutOfNodes:
+            break
+        best = chosen
+        # Search the best first next time: better cut-offs, same answer.
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        root = [(move, after) for _, move, after in ranked]
+        if all(after.finished is not None for _, after in root):
+            break
+    return best
+
+
+def choose_move(state: GameState, *, level: str, seed: int, budget_ms: int) -> Placement:
+    """The placement the seat to move makes at `level` ("easy", "normal" or "hard")."""
+    moves = RULES.legal_moves(state)
+    if not moves:
+        raise ValueError("Nobody is to move: the game is over.")
+    rng = random.Random(seed)
+    if len(moves) == 1 and level in LEVELS:
+        return moves[0]
+    if level == "easy":
+        return rng.choice(moves)
+    if level == "normal":
+        valued = [(greedy_value(state, move), rng.random(), move) for move in moves]
+        return max(valued, key=lambda item: (item[0], item[1]))[2]
+    if level == "hard":
+        return _search(state, rng, max(MIN_NODES, budget_ms * NODES_PER_MS))
+    raise ValueError(f"CirKis computer players are {', '.join(LEVELS)}, not {level!r}.")
