@@ -106,6 +106,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     if found is None:
         raise Http404("No such game.")
     envelope = selectors.game_view_for(game=found, viewer=request.user)
+    game_kind = registry.get(found.kind)
     return render(
         request,
         "frontend/game.html",
@@ -113,6 +114,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             "game": found,
             "title": _kind_title(found.kind),
             "envelope": envelope,
+            "kind_data": game_kind.client_data() if game_kind.client_data else None,
             "client": {
                 "username": request.user.username,
                 "showHelpers": request.user.show_helpers,

@@ -6,6 +6,7 @@ never imports a game app directly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,8 @@ class GameKind:
     computer: ComputerPlayer[Any, Any]
     ai_levels: tuple[str, ...]
     title: str
+    # Fixed data the kind's page needs to draw the game (e.g. CirKis's board geometry).
+    client_data: Callable[[], dict[str, Any]] | None = None
 
     @property
     def kind(self) -> str:
