@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -168,7 +173,34 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         methods=["POST"],
         summary="Play a move",
+        description="Send the version you saw; the envelope's `legal_moves` lists every legal "
+        "`move` for your seat when it is your turn.",
         request=MoveRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Circles", {"expected_version": 7, "move": {"square": "c5"}}, request_only=True
+            ),
+            OpenApiExample(
+                "King's Corner: play a card",
+                {"expected_version": 7, "move": {"action": "play", "card": "7D", "to": "N"}},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "King's Corner: move a pile",
+                {"expected_version": 7, "move": {"action": "move_pile", "from": "E", "to": "N"}},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "King's Corner: end the turn (draws a card)",
+                {"expected_version": 7, "move": {"action": "end_turn"}},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "CirKis",
+                {"expected_version": 7, "move": {"piece": "big_slice", "fields": [25, 35, 36]}},
+                request_only=True,
+            ),
+        ],
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
