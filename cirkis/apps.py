@@ -7,9 +7,16 @@ class CirKisConfig(AppConfig):
 
     def ready(self) -> None:
         from cirkis.ai import LEVELS, choose_move
+        from cirkis.client import client_data
         from cirkis.rules import RULES
         from greycircle.games import registry
 
         registry.register(
-            registry.GameKind(rules=RULES, computer=choose_move, ai_levels=LEVELS, title="CirKis")
+            registry.GameKind(
+                rules=RULES,
+                computer=choose_move,
+                ai_levels=LEVELS,
+                title="CirKis",
+                client_data=client_data,
+            )
         )
