@@ -1,76 +1,75 @@
-"""Computer players for Circles. Pure: no Django, no I/O, no clock, no global random.
+"""Computer players for Circles. Pure: no Django, no I/O, no global random.
 
 `choose_move(state, level=..., seed=..., budget_ms=...)` is the `ComputerPlayer` the platform
-calls. It is deterministic: the same state, level, seed and budget always give the same move.
+calls. The `seed` only breaks ties between equally good moves (a ``random.Random(seed)``
+shuffles the moves before a stable sort or search, and the first best move found is played).
 
 Levels
 ------
-* ``easy`` — the move that flips the most discs; a ``random.Random(seed)`` picks among equals.
-* ``medium`` — negamax alpha-beta search 3 plies deep over a positional weight table (corners
-  good, squares next to corners bad) plus mobility; finished games score by disc difference.
-* ``hard`` — the same search 5 plies deep.
+* ``easy`` — the move that flips the most discs; the seed picks among equals. No search.
+* ``medium`` — negamax alpha-beta, `MEDIUM_DEPTH` plies, over a square-weight table plus
+  mobility (`circles.ai_eval.evaluate_simple`). Deterministic for a seed (3 plies take a few
+  milliseconds, so only a budget far below that cuts it short).
+* ``hard`` — iterative-deepening principal-variation search with a transposition table and
+  mobility ordering over a richer evaluation (mobility, frontier, edge stability, corners,
+  X-/C-squares, parity: `circles.ai_eval.evaluate`), then, with `SOLVE_EMPTIES` or fewer empty
+  squares, an exact endgame solver: first win/draw/loss, then the exact disc margin
+  (`circles.ai_search`).
 
-Searches deepen one ply at a time. `budget_ms` is turned into a node budget (``NODES_PER_MS``
-nodes per millisecond, a cautious figure for a small server) rather than read off a clock, so a
-move never depends on machine load; when the budget runs out mid-ply the deepest finished ply's
-move is played. Equal moves are shuffled with the seed before searching, so the first best move
-found — the one played — varies with the seed.
+Time
+----
+Searching levels think for at most `budget_ms` milliseconds: ``time.perf_counter()`` is read
+every few hundred nodes (this is the only use of the clock) and the move of the last finished
+iteration is played. So ``hard`` is only reproducible given the clock; for tests, `max_nodes`
+(a node limit per search phase) and `max_depth` (of the midgame search) make it deterministic
+whenever the budget is not what stops it.
 """
 
 from __future__ import annotations
 
 import random
+from time import perf_counter
 from typing import Final
 
-from circles.rules import GameState, flip_mask, move_mask
+from circles.ai_eval import WEIGHTS, evaluate, evaluate_simple, final_score
+from circles.ai_search import PRIORITY, OutOfTime, Search
+from circles.rules import FULL, GameState, flip_mask, move_mask
+
+__all__ = [
+    "LEVELS",
+    "MEDIUM_DEPTH",
+    "SOLVE_EMPTIES",
+    "choose_move",
+    "evaluate",
+    "evaluate_simple",
+    "hard_move",
+    "medium_move",
+]
 
 LEVELS: Final = ("easy", "medium", "hard")
-DEPTHS: Final[dict[str, int]] = {"medium": 3, "hard": 5}
-NODES_PER_MS: Final = 100
-MIN_NODES: Final = 2_000
+MEDIUM_DEPTH: Final = 3
+SOLVE_EMPTIES: Final = 18
+"""The hard player tries to solve the game exactly from this many empty squares."""
+EXACT_EMPTIES: Final = 12
+"""From this many empty squares down, the hard player solves at once (no midgame search)."""
+MIDGAME_SHARE: Final = 0.25
+"""Share of the budget for a midgame search (a fallback move) before a longer exact solve."""
+SAFETY: Final = 0.93
+"""Searches stop at this share of `budget_ms` (the rest covers unwinding and slow checks)."""
+MAX_DEPTH: Final = 60
 
-# fmt: off
-WEIGHTS: Final[tuple[int, ...]] = (
-    100, -20,  10,   5,   5,  10, -20, 100,
-    -20, -50,  -2,  -2,  -2,  -2, -50, -20,
-     10,  -2,   1,   1,   1,   1,  -2,  10,
-      5,  -2,   1,   0,   0,   1,  -2,   5,
-      5,  -2,   1,   0,   0,   1,  -2,   5,
-     10,  -2,   1,   1,   1,   1,  -2,  10,
-    -20, -50,  -2,  -2,  -2,  -2, -50, -20,
-    100, -20,  10,   5,   5,  10, -20, 100,
-)
-# fmt: on
-"""Positional value of a disc on each square (reading order, a1 first)."""
-
-MOBILITY: Final = 5
-"""Value of each legal move the side has more than its opponent."""
-
-WIN: Final = 10_000
-"""Value of each disc of margin in a finished game: more than any position can be worth."""
-
-_GROUPS: Final[tuple[tuple[int, int], ...]] = tuple(
-    (weight, sum(1 << square for square in range(64) if WEIGHTS[square] == weight))
-    for weight in sorted(set(WEIGHTS), reverse=True)
-)
-"""(weight, mask of the squares with that weight), best squares first."""
-
-_INFINITY: Final = 1 << 40
+_INFINITY: Final = 1 << 30
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
-class _Search:
-    __slots__ = ("limit", "nodes")
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.nodes = 0
-
-
-def choose_move(state: GameState, *, level: str, seed: int, budget_ms: int) -> int:
+def choose_move(
+    state: GameState,
+    *,
+    level: str,
+    seed: int,
+    budget_ms: int,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+) -> int:
     """The square the computer at `level` plays in `state` (the seat to move's move)."""
     position = state.position
     squares = position.legal_squares()
@@ -79,98 +78,146 @@ def choose_move(state: GameState, *, level: str, seed: int, budget_ms: int) -> i
     if level not in LEVELS:
         raise ValueError(f"Circles computer levels are {', '.join(LEVELS)}, not {level!r}.")
     rng = random.Random(seed)
+    own, opp = position.own, position.opponent
     if level == "easy":
-        return _most_flips(state, squares, rng)
+        flips = {square: flip_mask(square, own, opp).bit_count() for square in squares}
+        most = max(flips.values())
+        return rng.choice([square for square in squares if flips[square] == most])
     if len(squares) == 1:
         return squares[0]
     rng.shuffle(squares)
-    squares.sort(key=lambda square: -WEIGHTS[square])  # stable: equal squares stay shuffled
-    limit = max(MIN_NODES, budget_ms * NODES_PER_MS)
-    return _deepening(position.own, position.opponent, squares, DEPTHS[level], _Search(limit))
+    deadline = perf_counter() + max(0, budget_ms) * SAFETY / 1000
+    if level == "medium":
+        return medium_move(own, opp, squares, depth=max_depth or MEDIUM_DEPTH, deadline=deadline)
+    return hard_move(own, opp, squares, deadline=deadline, max_depth=max_depth, max_nodes=max_nodes)
 
 
-def _most_flips(state: GameState, squares: list[int], rng: random.Random) -> int:
-    position = state.position
-    own, opp = position.own, position.opponent
-    flips = {square: flip_mask(square, own, opp).bit_count() for square in squares}
-    most = max(flips.values())
-    return rng.choice([square for square in squares if flips[square] == most])
+# --- medium ----------------------------------------------------------------------------------
 
 
-def evaluate(own: int, opp: int) -> int:
-    """The static value of a position for the side owning `own`, which is to move."""
-    own_moves = move_mask(own, opp)
-    opp_moves = move_mask(opp, own)
-    if not own_moves and not opp_moves:
-        return _final(own, opp)
-    return _evaluate(own, opp, own_moves)
+def medium_move(
+    own: int, opp: int, squares: list[int], *, depth: int, deadline: float | None = None
+) -> int:
+    """Alpha-beta to `depth` over `evaluate_simple`; the first of the best `squares` is played.
 
-
-def _final(own: int, opp: int) -> int:
-    return (own.bit_count() - opp.bit_count()) * WIN
-
-
-def _evaluate(own: int, opp: int, own_moves: int) -> int:
-    score = 0
-    for weight, mask in _GROUPS:
-        score += weight * ((own & mask).bit_count() - (opp & mask).bit_count())
-    return score + MOBILITY * (own_moves.bit_count() - move_mask(opp, own).bit_count())
-
-
-def _ordered(moves: int) -> list[int]:
-    """The squares of `moves`, best-weighted first (a cheap ordering for alpha-beta)."""
-    squares: list[int] = []
-    for _weight, mask in _GROUPS:
-        group = moves & mask
-        while group:
-            low = group & -group
-            squares.append(low.bit_length() - 1)
-            group ^= low
-    return squares
-
-
-def _deepening(own: int, opp: int, squares: list[int], depth: int, search: _Search) -> int:
+    Deepens one ply at a time; past `deadline` the deepest finished ply's move is played.
+    """
+    squares = sorted(squares, key=lambda square: -WEIGHTS[square])  # stable: shuffle kept
     best = squares[0]
+    counter = [0, deadline]
     for ply in range(1, depth + 1):
         try:
-            best = _root(own, opp, squares, ply, search)
-        except _OutOfBudget:
+            best = _medium_root(own, opp, squares, ply, counter if ply > 1 else [0, None])
+        except OutOfTime:
             break
         squares = [best, *(square for square in squares if square != best)]
     return best
 
 
-def _root(own: int, opp: int, squares: list[int], depth: int, search: _Search) -> int:
+def _medium_root(own: int, opp: int, squares: list[int], depth: int, counter: list) -> int:
     alpha = -_INFINITY
     best = squares[0]
     for square in squares:
         flips = flip_mask(square, own, opp)
-        score = -_negamax(
-            opp ^ flips, own | flips | (1 << square), depth - 1, -_INFINITY, -alpha, search
+        value = -_medium(
+            opp ^ flips, own | flips | (1 << square), depth - 1, -_INFINITY, -alpha, counter
         )
-        if score > alpha:
-            alpha, best = score, square
+        if value > alpha:
+            alpha, best = value, square
     return best
 
 
-def _negamax(own: int, opp: int, depth: int, alpha: int, beta: int, search: _Search) -> int:
-    search.nodes += 1
-    if search.nodes > search.limit:
-        raise _OutOfBudget
+def _medium(own: int, opp: int, depth: int, alpha: int, beta: int, counter: list) -> int:
+    counter[0] += 1
+    if counter[0] & 255 == 0 and counter[1] is not None and perf_counter() >= counter[1]:
+        raise OutOfTime
     moves = move_mask(own, opp)
     if not moves:
         if not move_mask(opp, own):
-            return _final(own, opp)
-        return -_negamax(opp, own, depth, -beta, -alpha, search)  # a pass costs no depth
+            return final_score(own, opp)
+        return -_medium(opp, own, depth, -beta, -alpha, counter)  # a pass costs no depth
     if depth <= 0:
-        return _evaluate(own, opp, moves)
-    for square in _ordered(moves):
+        return evaluate_simple(own, opp)
+    squares = []
+    while moves:
+        bit = moves & -moves
+        moves ^= bit
+        squares.append(bit.bit_length() - 1)
+    squares.sort(key=WEIGHTS.__getitem__, reverse=True)
+    for square in squares:
         flips = flip_mask(square, own, opp)
-        score = -_negamax(
-            opp ^ flips, own | flips | (1 << square), depth - 1, -beta, -alpha, search
+        value = -_medium(
+            opp ^ flips, own | flips | (1 << square), depth - 1, -beta, -alpha, counter
         )
-        if score > alpha:
-            alpha = score
+        if value > alpha:
+            alpha = value
             if alpha >= beta:
                 break
     return alpha
+
+
+# --- hard ------------------------------------------------------------------------------------
+
+
+def root_order(own: int, opp: int, squares: list[int]) -> list[int]:
+    """`squares` by the opponent's mobility after the move, then `PRIORITY` (a stable sort)."""
+
+    def key(square: int) -> int:
+        flips = flip_mask(square, own, opp)
+        replies = move_mask(opp ^ flips, own | flips | (1 << square))
+        return replies.bit_count() * 16 - PRIORITY[square]
+
+    return sorted(squares, key=key)
+
+
+def hard_move(
+    own: int,
+    opp: int,
+    squares: list[int],
+    *,
+    deadline: float | None,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+    info: dict | None = None,
+) -> int:
+    """The hard player's move among `squares` (ties go to the earliest in `squares`).
+
+    With more than `SOLVE_EMPTIES` empty squares: iterative deepening until `deadline`,
+    `max_depth` or `max_nodes`. With fewer: a short midgame search (skipped from
+    `EXACT_EMPTIES` down), then a win/draw/loss solve and an exact one, each kept only if it
+    finishes in time. `info`, if given, is filled with what was searched (for benchmarks).
+    Without a `deadline`, give `max_nodes` (or `max_depth` far from the end): nothing else
+    stops the search.
+    """
+    empties = (~(own | opp) & FULL).bit_count()
+    squares = root_order(own, opp, squares)
+    info = {} if info is None else info
+    best = squares[0]
+    if empties > EXACT_EMPTIES:
+        midgame_deadline = deadline
+        if empties <= SOLVE_EMPTIES and deadline is not None:
+            now = perf_counter()
+            midgame_deadline = now + (deadline - now) * MIDGAME_SHARE
+        search = Search(deadline=midgame_deadline, max_nodes=max_nodes)
+        best, value, depth = search.think(
+            own, opp, squares, max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH)
+        )
+        info.update(depth=depth, value=value, nodes=search.nodes)
+        squares = [best, *(square for square in squares if square != best)]
+        if empties > SOLVE_EMPTIES:
+            return best
+    solver = Search(deadline=deadline, max_nodes=max_nodes)
+    try:
+        value, move = solver.solve_root(own, opp, squares, -1, 1)
+        best = move
+        info.update(solved="wld", result=value)
+        if value:
+            squares = [best, *(square for square in squares if square != best)]
+            window = (0, 65) if value > 0 else (-65, 0)
+            value, best = solver.solve_root(own, opp, squares, *window)
+            info.update(solved="exact", result=value)
+    except OutOfTime:
+        pass
+    finally:
+        info["solver_nodes"] = solver.nodes
+    return best

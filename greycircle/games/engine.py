@@ -94,7 +94,9 @@ class Rules(Protocol[State, Move]):
 class ComputerPlayer(Protocol[State, Move]):
     """`<game>/ai.py`'s entry point: the move a computer seat at `level` makes in `state`.
 
-    Deterministic for a given `seed`; `budget_ms` caps thinking time for levels that search.
+    `budget_ms` caps thinking time. Levels that do not search are deterministic for a given
+    `seed`; a level that searches until a deadline may read the clock (the one exception to
+    the engines' purity), and then its seed only breaks ties.
     """
 
     def __call__(self, state: State, *, level: str, seed: int, budget_ms: int) -> Move: ...
