@@ -25,12 +25,15 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
+from channels.layers import channel_layers
 from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.conf import settings
@@ -82,6 +85,11 @@ def _serve_setup(names: dict[str, str]) -> None:
     for alias, name in names.items():
         settings.DATABASES[alias]["NAME"] = name
         connections[alias].settings_dict["NAME"] = name
+    # The fork copied objects whose threads and event loops stayed in the test process: the
+    # executor that runs sync code for async consumers (its one thread is gone, so work sent to it
+    # would never run) and the channel layer (its queues belong to loops of earlier async tests).
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends = {}
     background_worker_start()
 
 
