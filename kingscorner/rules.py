@@ -39,6 +39,10 @@ What a seat sees (`view`)
      "piles": {"N": ["9S", "8H"], ..., "NW": []},  # every pile in full, bottom → top
      "to_move": 2 | None, "plays_this_turn": 1, "idle_turns": 0}
 
+Once the game is over there is nothing left to hide: every view (each seat's and the spectators')
+also has ``"final_hands"`` (every seat's remaining cards, sorted) and ``"penalties"`` (each seat's
+penalty points, the same as ``Outcome.scores``). While the game is on, these keys are absent.
+
 The log (`log_entry`) shows a draw to everybody as ``{"action": "end_turn", "drew": true}`` and the
 card drawn only to the drawer (``private[seat] == {"card": "7D"}``).
 """
@@ -228,6 +232,11 @@ def pile_move_error(source: int, target: int, piles: Sequence[Pile]) -> str | No
     return None
 
 
+def _penalties(state: GameState) -> list[int]:
+    """Each seat's penalty points for the cards in its hand (King 10, any other card 1)."""
+    return [sum(penalty(card) for card in hand) for hand in state.hands]
+
+
 def _replace(piles: tuple[Pile, ...], changes: Mapping[int, Pile]) -> tuple[Pile, ...]:
     return tuple(changes.get(index, pile) for index, pile in enumerate(piles))
 
@@ -367,7 +376,7 @@ class KingsCornerRules:
     def outcome(self, state: GameState) -> Outcome | None:
         if not state.over:
             return None
-        scores = [sum(penalty(card) for card in hand) for hand in state.hands]
+        scores = _penalties(state)
         if state.out is not None:
             return Outcome(scores=scores, winners=[state.out], reason="went_out")
         best = min(scores)
@@ -377,7 +386,10 @@ class KingsCornerRules:
     # --- what players see -----------------------------------------------------------------------
 
     def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see: its own hand, hand sizes, the stock's size, every pile in full."""
+        """What `seat` may see: its own hand, hand sizes, the stock's size, every pile in full.
+
+        When the game is over, also every seat's remaining cards and penalty points.
+        """
         view: dict[str, Any] = {"seats": state.seats}
         if seat is not None:
             view["hand"] = [card_name(card) for card in state.hands[seat]]
@@ -394,6 +406,9 @@ class KingsCornerRules:
                 "idle_turns": state.idle_turns,
             }
         )
+        if state.over:
+            view["final_hands"] = [[card_name(card) for card in hand] for hand in state.hands]
+            view["penalties"] = _penalties(state)
         return view
 
     def parse_move(self, data: Mapping[str, Any]) -> Move:

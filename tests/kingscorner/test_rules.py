@@ -502,6 +502,53 @@ def test_a_seat_sees_its_own_hand_counts_and_every_pile():
         assert hidden not in json.dumps(spectator)
 
 
+def test_while_the_game_is_on_no_view_shows_other_hands_or_penalties():
+    state = position(
+        hands=[["7D", "KC"], ["4C", "5C"], ["6H"]], piles={"N": ["8C"]}, stock=["3C", "9H"]
+    )
+    state = RULES.play(state, play("7D", "N"))
+    assert RULES.to_move(state) == 0
+    for seat in (0, 1, 2, None):
+        view = RULES.view(state, seat)
+        assert "final_hands" not in view
+        assert "penalties" not in view
+        others = {"KC", "4C", "5C", "6H"} - set(view.get("hand", []))
+        assert not cards_in(view) & (others | {"3C", "9H"})
+
+
+def test_after_a_seat_goes_out_every_view_shows_every_hand_and_its_penalty():
+    state = position(
+        hands=[["7D"], ["KC", "4C"], ["5C", "6H", "9S"]],
+        piles={"N": ["8C"]},
+        stock=["3C", "9H"],
+    )
+    over = RULES.play(state, play("7D", "N"))
+    outcome = RULES.outcome(over)
+    assert outcome == Outcome(scores=[0, 11, 3], winners=[0], reason="went_out")
+    for seat in (0, 1, 2, None):
+        view = RULES.view(over, seat)
+        assert view["final_hands"] == [[], ["4C", "KC"], ["5C", "6H", "9S"]]
+        assert view["penalties"] == outcome.scores
+        assert view["to_move"] is None
+        assert view["stock"] == 2
+        assert not cards_in(view) & {"3C", "9H"}, "the stock stays hidden"
+    assert RULES.view(over, 1)["hand"] == ["4C", "KC"]
+    assert "hand" not in RULES.view(over, None)
+
+
+def test_after_a_stalemate_every_view_shows_every_hand_and_its_penalty():
+    state = position(hands=[["KC", "2C"], ["3C"]], piles={"N": ["AS"]}, idle_turns=1)
+    assert "final_hands" not in RULES.view(state, None)
+    over = RULES.play(state, END_TURN)
+    outcome = RULES.outcome(over)
+    assert outcome is not None
+    assert outcome.reason == "stalemate"
+    for seat in (0, 1, None):
+        view = RULES.view(over, seat)
+        assert view["final_hands"] == [["2C", "KC"], ["3C"]]
+        assert view["penalties"] == [11, 1] == outcome.scores
+
+
 def test_the_drawn_card_is_logged_only_for_the_drawer():
     state = position(hands=[["9C"], ["4C"]], piles={"N": ["8C"]}, stock=["5C", "9H"])
     after = RULES.play(state, END_TURN)
@@ -546,12 +593,16 @@ def check_invariants(state: GameState) -> None:
     every = [c for h in state.hands for c in h] + [c for p in state.piles for c in p]
     assert sorted(every + list(state.stock)) == list(range(52))
     pile_cards = {card_name(c) for p in state.piles for c in p}
+    # Once the game is over, every view shows every hand (never the stock).
+    if state.over:
+        pile_cards |= {card_name(c) for h in state.hands for c in h}
     for seat in range(state.seats):
         view = RULES.view(state, seat)
         own = {card_name(c) for c in state.hands[seat]}
         assert view["hand"] == sorted(view["hand"], key=card)
         assert set(view["hand"]) == own
         assert cards_in(view) <= own | pile_cards
+        assert ("final_hands" in view) is state.over
         assert view["hand_sizes"] == [len(h) for h in state.hands]
         assert view["stock"] == len(state.stock)
     spectator = RULES.view(state, None)

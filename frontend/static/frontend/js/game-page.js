@@ -5,6 +5,8 @@ import { ApiError, GameClient } from "./game-client.js";
 
 const RENDERERS = {
   circles: () => import("./games/circles.js"),
+  cirkis: () => import("./games/cirkis.js"),
+  kingscorner: () => import("./games/kingscorner.js"),
 };
 
 const REASONS = {
@@ -20,6 +22,7 @@ const REASONS = {
 const root = document.getElementById("game");
 const initial = JSON.parse(document.getElementById("initial-envelope").textContent);
 const settings = JSON.parse(document.getElementById("client-settings").textContent);
+const kindData = JSON.parse(document.getElementById("kind-data").textContent);
 const $ = (selector) => root.querySelector(selector);
 
 function text(element, value) {
@@ -118,11 +121,13 @@ async function main() {
   let client;
   const context = {
     showHelpers: settings.showHelpers,
+    kindData,
     notify,
     async play(move) {
+      // Cleared before sending, not after: notices from the move's own envelope must stay.
+      notify("");
       try {
         await client.play(move);
-        notify("");
       } catch (error) {
         notify(error instanceof ApiError ? error.message : "The move could not be sent.", "error");
       }
