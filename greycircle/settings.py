@@ -117,7 +117,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "greycircle"},
+            # channels-redis waits up to 5 s in BZPOPMIN for a message; redis-py 8 times a read out
+            # after 5 s by default, which would break idle sockets. Allow longer reads.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": "greycircle",
+            },
         }
     }
     CACHES = {

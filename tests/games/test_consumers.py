@@ -124,3 +124,20 @@ async def test_an_unknown_game_is_closed_with_404(setup_game):
     connected, code = await socket.connect()
     assert not connected
     assert code == 4404
+
+
+async def test_an_idle_socket_still_gets_the_next_move(setup_game):
+    """A socket that heard nothing for longer than the channel layer's blocking wait (5 s with
+    channels-redis) stays open and still receives the next move."""
+    a_client, game, _, b_cookie, _ = await setup_game()
+    socket = await open_socket(f"/ws/games/{game['id']}/", b_cookie)
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    assert await socket.receive_nothing(timeout=6.5)
+    await sync_to_async(a_client.post)(
+        f"/api/v1/games/{game['id']}/moves/",
+        {"expected_version": game["version"], "move": {"cell": 4}},
+        format="json",
+    )
+    assert (await socket.receive_json_from(timeout=3))["envelope"]["state"]["cells"][4] == 0
+    await socket.disconnect()
