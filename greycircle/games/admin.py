@@ -166,21 +166,7 @@ class GameAdmin(admin.ModelAdmin):
             },
         ),
     )
-    readonly_fields = (
-        "kind",
-        "status",
-        "version",
-        "move_count",
-        "to_move",
-        "options",
-        "outcome",
-        "created_by",
-        "rematch_of",
-        "created_at",
-        "updated_at",
-        "finished_at",
-        "spectator_view",
-    )
+    readonly_fields = tuple(name for _, section in fieldsets for name in section["fields"])
     change_form_template = "admin/games/game/change_form.html"
     abort_confirmation_template = "admin/games/game/abort_confirmation.html"
 

@@ -45,6 +45,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from greycircle.games.worker import background_worker_start
 
 HOST = "127.0.0.1"
+NEW_ACCOUNT_PASSWORD = "a-long-pass-phrase"
 SERVER_START_TIMEOUT = 30.0
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -226,3 +227,19 @@ def log_in() -> Callable[[Page, str, str], None]:
         expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
     return sign_in
+
+
+@pytest.fixture
+def sign_up() -> Callable[[Page, str], None]:
+    """Create an account through the sign-up form; the page ends signed in on the home page."""
+
+    def register(page: Page, username: str) -> None:
+        page.goto("/accounts/signup/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Email address").fill(f"{username}@example.com")
+        page.get_by_label("Password", exact=True).fill(NEW_ACCOUNT_PASSWORD)
+        page.get_by_label("Password (again)").fill(NEW_ACCOUNT_PASSWORD)
+        page.get_by_role("button", name="Sign Up").click()
+        expect(page.get_by_role("heading", name=f"Hello, {username}")).to_be_visible()
+
+    return register

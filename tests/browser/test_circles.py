@@ -3,11 +3,11 @@
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import game_start
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NEW_PASSWORD = "a-long-pass-phrase"
 LIVE_WITHIN_MS = 1000
 
 
@@ -22,21 +22,12 @@ def legal_squares(page: Page) -> list[str]:
 
 
 def start_circles(page: Page, opponent: str) -> None:
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
-    form = page.locator("form[data-kind=circles]")
-    form.get_by_label("Seat 2", exact=True).select_option(opponent)
-    form.get_by_role("button", name="Start Circles").click()
+    game_start(page, kind="circles", title="Circles", opponents=[opponent])
     expect(page.locator(".circles-board")).to_be_visible()
-    expect(page.locator("#connection")).to_have_text("Live")
 
 
-def test_sign_up_and_play_the_easy_computer_to_the_end(page: Page):
-    page.goto("/accounts/signup/")
-    page.get_by_label("Username").fill("erin")
-    page.get_by_label("Email address").fill("erin@example.com")
-    page.get_by_label("Password", exact=True).fill(NEW_PASSWORD)
-    page.get_by_label("Password (again)").fill(NEW_PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
+def test_sign_up_and_play_the_easy_computer_to_the_end(page: Page, sign_up):
+    sign_up(page, "erin")
     start_circles(page, "ai:easy")
 
     status = page.locator("#status")
@@ -100,12 +91,7 @@ def test_a_square_that_is_not_legal_says_why_and_out_of_turn_says_whose_turn(new
     hal, ivy = new_page(), new_page()
     log_in(hal, "hal", PASSWORD)
     log_in(ivy, "ivy", PASSWORD)
-    hal.goto("/play/")
-    form = hal.locator("form[data-kind=circles]")
-    form.get_by_label("Seat 2", exact=True).select_option("user")
-    form.get_by_label("Seat 2: friend's username").fill("ivy")
-    form.get_by_role("button", name="Start Circles").click()
-    expect(hal.locator(".circles-board")).to_be_visible()
+    start_circles(hal, "user:ivy")
 
     hal.locator("rect[data-square=a1]").click()
     expect(hal.locator("#notice")).to_have_text("a1 flips no discs.")

@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import game_start
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -48,14 +49,8 @@ def envelope(page: Page) -> dict:
 
 
 def start_cirkis(page: Page) -> None:
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
-    form = page.locator("form[data-kind=cirkis]")
-    form.get_by_label("Seat 2", exact=True).select_option("ai:easy")
-    form.get_by_label("Seat 3", exact=True).select_option("ai:easy")
-    form.get_by_role("button", name="Start CirKis").click()
+    game_start(page, kind="cirkis", title="CirKis", opponents=["ai:easy", "ai:easy"])
     expect(page.locator(".cirkis-board")).to_be_visible()
-    expect(page.locator("#connection")).to_have_text("Live")
-    page.wait_for_function("() => window.greyCircleGame !== undefined")
 
 
 def place_by_click(page: Page) -> dict:
@@ -83,9 +78,8 @@ def place_by_click(page: Page) -> dict:
     return move
 
 
-def test_play_a_three_player_game_against_two_computers_to_the_end(page: Page, log_in):
-    UserFactory(username="ana")
-    log_in(page, "ana", PASSWORD)
+def test_sign_up_and_play_a_three_player_game_against_two_computers_to_the_end(page: Page, sign_up):
+    sign_up(page, "ana")
     start_cirkis(page)
 
     status = page.locator("#status")

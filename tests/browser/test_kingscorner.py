@@ -12,11 +12,11 @@ from playwright.sync_api import Locator, Page, expect
 
 from greycircle.games.models import Game
 from kingscorner.rules import RULES, GameState, position
+from tests.browser.pages import game_start
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NEW_PASSWORD = "a-long-pass-phrase"
 LIVE_WITHIN_MS = 1000
 COMPUTERS_WITHIN_MS = 15_000
 MAX_TURNS = 15
@@ -51,13 +51,8 @@ def log(page: Page) -> Locator:
 
 
 def start_against_two_easy_computers(page: Page) -> None:
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
-    form = page.locator("form[data-kind=kingscorner]")
-    form.get_by_label("Seat 2", exact=True).select_option("ai:easy")
-    form.get_by_label("Seat 3", exact=True).select_option("ai:easy")
-    form.get_by_role("button", name="Start King's Corner").click()
+    game_start(page, kind="kingscorner", title="King's Corner", opponents=["ai:easy", "ai:easy"])
     expect(page.locator(".kc-table")).to_be_visible()
-    expect(page.locator("#connection")).to_have_text("Live")
 
 
 def end_turn_and_wait_for_the_computers(page: Page) -> None:
@@ -82,13 +77,8 @@ def deal(game: Game, state: GameState) -> None:
     Game.objects.filter(pk=game.pk).update(state=RULES.encode(state), to_move=RULES.to_move(state))
 
 
-def test_sign_up_and_play_two_easy_computers_by_drag_and_by_clicks(page: Page):
-    page.goto("/accounts/signup/")
-    page.get_by_label("Username").fill("kim")
-    page.get_by_label("Email address").fill("kim@example.com")
-    page.get_by_label("Password", exact=True).fill(NEW_PASSWORD)
-    page.get_by_label("Password (again)").fill(NEW_PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
+def test_sign_up_and_play_two_easy_computers_by_drag_and_by_clicks(page: Page, sign_up):
+    sign_up(page, "kim")
     start_against_two_easy_computers(page)
 
     status = page.locator("#status")
@@ -138,11 +128,7 @@ def test_pile_moves_and_the_end_show_every_hand_to_both_players(new_page, log_in
     ana_page, ben_page = new_page(), new_page()
     log_in(ana_page, "ana", PASSWORD)
     log_in(ben_page, "ben", PASSWORD)
-    ana_page.goto("/play/")
-    form = ana_page.locator("form[data-kind=kingscorner]")
-    form.get_by_label("Seat 2", exact=True).select_option("user")
-    form.get_by_label("Seat 2: friend's username").fill("ben")
-    form.get_by_role("button", name="Start King's Corner").click()
+    game_start(ana_page, kind="kingscorner", title="King's Corner", opponents=["user:ben"])
     expect(ana_page.locator(".kc-table")).to_be_visible()
     game = Game.objects.get(pk=int(ana_page.url.rstrip("/").rsplit("/", 1)[1]))
     deal(

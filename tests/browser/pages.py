@@ -1,0 +1,22 @@
+"""Steps that several browser tests take through the site's pages."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def game_start(page: Page, *, kind: str, title: str, opponents: list[str]) -> None:
+    """Start a game from the Play page and wait until the game page is live.
+
+    `opponents` are the choices for seats 2, 3, ...: "ai:<level>", "open" or "user:<username>".
+    """
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    form = page.locator(f"form[data-kind={kind}]")
+    for seat, choice in enumerate(opponents, start=2):
+        friend = choice.removeprefix("user:") if choice.startswith("user:") else None
+        form.get_by_label(f"Seat {seat}", exact=True).select_option("user" if friend else choice)
+        if friend:
+            form.get_by_label(f"Seat {seat}: friend's username").fill(friend)
+    form.get_by_role("button", name=f"Start {title}").click()
+    expect(page.locator("#connection")).to_have_text("Live")
+    page.wait_for_function("() => window.greyCircleGame !== undefined")
