@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -38,6 +39,21 @@ def stalled_turns_recover_forever(stop: threading.Event) -> None:
             close_old_connections()
 
 
+def tasks_run_forever(worker: Worker) -> None:
+    """Run `worker`, starting it again if it ever stops on an error.
+
+    django-tasks-db's worker leaves its loop when bookkeeping fails (for example when a task's
+    row vanished while it ran); in a thread nobody would restart it, and computer turns would stop.
+    """
+    while True:
+        try:
+            worker.run()
+        except Exception:
+            logger.exception("the task worker stopped on an error; starting it again")
+        close_old_connections()
+        time.sleep(1)
+
+
 def background_worker_start(*, interval: float = 0.2) -> threading.Event:
     """Run the task queue and stalled-turn recovery in daemon threads of this process.
 
@@ -54,7 +70,9 @@ def background_worker_start(*, interval: float = 0.2) -> threading.Event:
         worker_id=f"embedded-{get_random_string(12)}",
         excluded_queue_names=[],
     )
-    threading.Thread(target=worker.run, name="task-worker", daemon=True).start()
+    threading.Thread(
+        target=tasks_run_forever, args=(worker,), name="task-worker", daemon=True
+    ).start()
     threading.Thread(
         target=stalled_turns_recover_forever, args=(stop,), name="turn-recovery", daemon=True
     ).start()
