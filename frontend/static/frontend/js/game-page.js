@@ -117,7 +117,7 @@ function renderMoves(moves, envelope, renderer) {
 }
 
 async function main() {
-  const module = await (RENDERERS[initial.kind] ?? (() => import("./games/generic.js")))();
+  const module = await RENDERERS[initial.kind]();
   let client;
   const context = {
     showHelpers: settings.showHelpers,
