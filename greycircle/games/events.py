@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 
-from greycircle.games import selectors
+from greycircle.games import registry, selectors
 from greycircle.games.models import Game, GameStatus, Seat
 
 logger = logging.getLogger(__name__)
@@ -50,8 +50,10 @@ def game_changed(
     *, game: Game, created: bool = False, joined: Seat | None = None, ended: bool = False
 ) -> None:
     """Send each audience its new envelope, and notify the players whom the change concerns."""
+    rules = registry.get(game.kind).rules
+    state = rules.decode(game.state) if game.state else None
     for seat in selectors.game_audiences(game=game):
-        envelope = selectors.game_view_for_seat(game=game, seat=seat)
+        envelope = selectors.game_view_for_seat(game=game, seat=seat, state=state)
         _send(game_group(game.pk, seat), {"type": "game.envelope", "envelope": jsonable(envelope)})
     about = {"game": game.pk, "kind": game.kind, "version": game.version}
     seats = list(game.seats.all())

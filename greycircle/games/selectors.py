@@ -55,13 +55,17 @@ def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
     }
 
 
-def game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
-    """The full envelope as the holder of `seat` sees it (None = spectator)."""
+def game_view_for_seat(*, game: Game, seat: int | None, state: Any = None) -> dict[str, Any]:
+    """The full envelope as the holder of `seat` sees it (None = spectator).
+
+    `state` is the decoded `game.state`, for callers that build several views of one game.
+    """
     rules = registry.get(game.kind).rules
     envelope = game_summary_for(game=game, viewer=None)
     envelope["you"] = seat
     if game.state:
-        state = rules.decode(game.state)
+        if state is None:
+            state = rules.decode(game.state)
         envelope["state"] = rules.view(state, seat)
         envelope["legal_moves"] = (
             [rules.move_to_json(move) for move in rules.legal_moves(state)]
