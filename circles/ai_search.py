@@ -212,20 +212,7 @@ class Search:
                 elif entry_value <= alpha:
                     return entry_value
 
-        children = []
-        append = children.append
-        remaining = moves
-        while remaining:
-            bit = remaining & -remaining
-            remaining ^= bit
-            square = bit.bit_length() - 1
-            flips = flip_mask(square, own, opp)
-            child_own = opp ^ flips
-            child_opp = own | flips | bit
-            child_moves = move_mask(child_own, child_opp)
-            order = -1000 if square == tt_move else child_moves.bit_count() * 16 - PRIORITY[square]
-            append((order, square, child_own, child_opp, child_moves))
-        children.sort()
+        children = _ordered_children(own, opp, moves, tt_move)
 
         pvs = self._pvs
         best_value = -INFINITY
@@ -348,20 +335,7 @@ class Search:
                 elif entry_value <= alpha:
                     return entry_value
 
-        children = []
-        append = children.append
-        remaining = moves
-        while remaining:
-            bit = remaining & -remaining
-            remaining ^= bit
-            square = bit.bit_length() - 1
-            flips = flip_mask(square, own, opp)
-            child_own = opp ^ flips
-            child_opp = own | flips | bit
-            child_moves = move_mask(child_own, child_opp)
-            order = -1000 if square == tt_move else child_moves.bit_count() * 16 - PRIORITY[square]
-            append((order, square, child_own, child_opp, child_moves))
-        children.sort()
+        children = _ordered_children(own, opp, moves, tt_move)
 
         solve = self._solve
         best_value = -INFINITY
@@ -434,6 +408,31 @@ class Search:
                 return own.bit_count() - opp.bit_count()
             return -solve(opp, own, -beta, -alpha, empty, empties, True)
         return best_value
+
+
+def _ordered_children(
+    own: int, opp: int, moves: int, tt_move: int
+) -> list[tuple[int, int, int, int, int]]:
+    """(order, square, child own, child opp, child moves) for each move, best-first.
+
+    The table's move comes first, then the moves that leave the opponent the fewest replies,
+    then by square priority.
+    """
+    children = []
+    append = children.append
+    remaining = moves
+    while remaining:
+        bit = remaining & -remaining
+        remaining ^= bit
+        square = bit.bit_length() - 1
+        flips = flip_mask(square, own, opp)
+        child_own = opp ^ flips
+        child_opp = own | flips | bit
+        child_moves = move_mask(child_own, child_opp)
+        order = -1000 if square == tt_move else child_moves.bit_count() * 16 - PRIORITY[square]
+        append((order, square, child_own, child_opp, child_moves))
+    children.sort()
+    return children
 
 
 def _last_square(own: int, opp: int, square: int) -> int:
