@@ -1,7 +1,7 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against the real ASGI app on Daphne.
 
 Fixtures
-- `asgi_live_server` (session): Daphne serving `greycircle.asgi:application` (HTTP, WebSockets
+- `asgi_live_server` (module): Daphne serving `greycircle.asgi:application` (HTTP, WebSockets
   and static files) on a free port of 127.0.0.1, in a child process, on the test database.
 - `browser` (module): Chromium from /usr/bin/chromium (or $CHROMIUM), headless.
 - `new_page` (function): a factory of pages, each in a fresh browser context (its own cookies,
@@ -94,9 +94,11 @@ def _serve_setup(names: dict[str, str]) -> None:
     background_worker_start()
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: the server runs a task worker, which must not go on claiming the
+# queued tasks of the tests that come after the browser tests.
+@pytest.fixture(scope="module")
 def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[LiveServer]:
-    """Daphne serving the site in a child process, on the test database, for the whole session.
+    """Daphne serving the site in a child process, on the test database, for one test module.
 
     Like channels.testing.ChannelsLiveServerTestCase: DaphneProcess forks this process, so the
     child has the test settings (pytest-django's e-mail backend, DEBUG off, the test database
