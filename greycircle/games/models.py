@@ -108,7 +108,11 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """One accepted move. `data` replays it; `public`/`private` are how the log shows it."""
+    """One accepted move. `data` replays it; `public`/`private` are how the log shows it.
+
+    `player` is the user who made the move; None for a computer's move and for a move imported
+    from a record, which nobody made on this site (`imported`).
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()
@@ -125,6 +129,7 @@ class Move(models.Model):
     # {"<seat>": {...}}: detail only that seat may see, laid over `public` for it.
     private = models.JSONField(default=dict, blank=True)
     idempotency_key = models.CharField(max_length=128, blank=True)
+    imported = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

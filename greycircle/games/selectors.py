@@ -98,7 +98,13 @@ def move_entry_for_seat(*, move: Move, seat: int | None) -> dict[str, Any]:
     entry = {**move.public}
     if seat is not None:
         entry.update(move.private.get(str(seat), {}))
-    return {"number": move.number, "seat": move.seat, "at": move.created_at, **entry}
+    return {
+        "number": move.number,
+        "seat": move.seat,
+        "at": move.created_at,
+        "imported": move.imported,
+        **entry,
+    }
 
 
 def games_for_user(

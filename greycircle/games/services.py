@@ -57,8 +57,8 @@ def game_create(
     """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
 
     The game starts at once when no seat is open; otherwise it waits for players to join. With a
-    `record` (for kinds that have a record notation), its moves are replayed into the new game,
-    which then goes on from there.
+    `record` (for kinds that have a record notation; every other seat a computer), its moves are
+    replayed into the new game as imported moves, and the game goes on from there.
     """
     try:
         game_kind = registry.get(kind)
@@ -327,8 +327,12 @@ def game_replay(*, game: Game) -> dict[str, Any]:
 def _record_parse(rules: Any, record: str, opponents: Sequence[SeatSpec]) -> list[Any]:
     if not isinstance(rules, RecordNotation):
         raise GameInvalid("no_record_notation", "This game has no record notation to import.")
-    if any(spec.is_open for spec in opponents):
-        raise GameInvalid("bad_seats", "A game imported from a record needs every seat filled.")
+    # An import plays moves for every seat; only the importer and computers may be seated, so
+    # nobody else is ever made to play (or lose) a game they took no part in.
+    if not all(spec.ai_level for spec in opponents):
+        raise GameInvalid(
+            "bad_seats", "A game imported from a record can be played only against computers."
+        )
     try:
         return rules.parse_record(record)
     except IllegalMove as error:
@@ -336,7 +340,10 @@ def _record_parse(rules: Any, record: str, opponents: Sequence[SeatSpec]) -> lis
 
 
 def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
-    """Play a record's moves into a new game, each by the seat to move; True if it ended."""
+    """Play a record's moves into a new game, each by the seat to move; True if it ended.
+
+    The moves are logged as imported, with no player: nobody made them on this site.
+    """
     seats = game.seats.all()
     ended = False
     for number, move in enumerate(moves, start=1):
@@ -344,7 +351,7 @@ def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
             raise GameInvalid("bad_record", f"The game is over before move {number} of the record.")
         seat = seats[game.to_move]
         try:
-            ended = _move_apply(game, seat=seat, move=move, player=seat.user)
+            ended = _move_apply(game, seat=seat, move=move, player=None, imported=True)
         except GameInvalid as error:
             raise GameInvalid(
                 "bad_record", f"Move {number} of the record: {error.detail}"
@@ -413,6 +420,7 @@ def _move_apply(
     move: Any,
     player: User | None,
     idempotency_key: str = "",
+    imported: bool = False,
     state: Any = None,
 ) -> bool:
     """Play `move` on the locked `game`; store the state and the log entry.
@@ -443,6 +451,7 @@ def _move_apply(
         public=entry.public,
         private={str(index): detail for index, detail in entry.private.items()},
         idempotency_key=idempotency_key,
+        imported=imported,
     )
     return outcome is not None
 

@@ -138,27 +138,53 @@ def test_a_game_played_to_a_wipe_out_is_finished(game, alice, bob, client_for):
     assert [seat["score"] for seat in final["seats"]] == [13, 0]
 
 
-def test_the_record_is_exported_and_imported_through_the_api(alice, bob, client_for):
+def test_the_record_is_exported_and_imported_through_the_api(alice, client_for):
     client = client_for(alice)
     created = client.post(
         "/api/v1/games/",
-        {"kind": "circles", "seats": [{"user": "bob"}], "record": "C5 e6 F5"},
+        {"kind": "circles", "seats": [{"ai_level": "easy"}], "record": "C5 e6 F5"},
         format="json",
     ).json()
     assert created["move_count"] == 3
     assert created["to_move"] == 1
     assert created["state"]["record"] == "c5e6f5"
-    exported = client_for(bob).get(f"/api/v1/games/{created['id']}/record/").json()
+    exported = client.get(f"/api/v1/games/{created['id']}/record/").json()
     assert exported == {"kind": "circles", "record": "c5e6f5"}
     log = client.get(f"/api/v1/games/{created['id']}/moves/").json()
     assert [entry["square"] for entry in log] == ["c5", "e6", "f5"]
+    assert all(entry["imported"] for entry in log)
 
 
-def test_a_bad_record_is_refused_and_creates_nothing(alice, bob, client_for):
+def test_imported_moves_are_nobody_s_moves(alice, client_for):
+    created = client_for(alice).post(
+        "/api/v1/games/",
+        {"kind": "circles", "seats": [{"ai_level": "easy"}], "record": "c5e6f5"},
+        format="json",
+    )
+    assert created.status_code == 201
+    moves = Move.objects.filter(game_id=created.json()["id"])
+    assert list(moves.values_list("player", "imported")) == [(None, True)] * 3
+
+
+def test_a_record_cannot_seat_another_user(alice, bob, client_for):
+    """An import plays every seat's moves: it must never make moves in another player's name."""
+    response = client_for(alice).post(
+        "/api/v1/games/",
+        {"kind": "circles", "seats": [{"user": "bob"}], "record": "c5e6f5"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_seats"
+    assert not Game.objects.exists()
+    assert not Move.objects.exists()
+
+
+def test_a_bad_record_is_refused_and_creates_nothing(alice, client_for):
     client = client_for(alice)
+    computer = [{"ai_level": "easy"}]
     illegal = client.post(
         "/api/v1/games/",
-        {"kind": "circles", "seats": [{"user": "bob"}], "record": "c5c5"},
+        {"kind": "circles", "seats": computer, "record": "c5c5"},
         format="json",
     )
     assert illegal.status_code == 400
@@ -168,7 +194,7 @@ def test_a_bad_record_is_refused_and_creates_nothing(alice, bob, client_for):
     }
     malformed = client.post(
         "/api/v1/games/",
-        {"kind": "circles", "seats": [{"user": "bob"}], "record": "c5z9"},
+        {"kind": "circles", "seats": computer, "record": "c5z9"},
         format="json",
     )
     assert malformed.json()["code"] == "bad_record"
