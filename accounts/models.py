@@ -1,6 +1,11 @@
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+from accounts.usernames import normalize_username, username_skeleton
+
+LOOKALIKE_USERNAME = "A user with a username that looks the same already exists."
 
 
 class CaseInsensitiveUserManager(UserManager):
@@ -8,8 +13,22 @@ class CaseInsensitiveUserManager(UserManager):
         return self.get(username__iexact=username)
 
 
+def lookalike_exists(username: str, *, exclude_pk: int | None = None) -> bool:
+    """Whether another user's username has the same skeleton as `username` (looks the same)."""
+    others = User.objects.filter(username_skeleton=username_skeleton(username))
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    return others.exists()
+
+
 class User(AbstractUser):
     """A player or a staff member. Settings live here so reading them costs no extra query."""
+
+    # The case-folded confusable skeleton of the username (accounts.usernames): usernames that
+    # look alike share it, and the unique constraint keeps them apart even when two sign-ups
+    # race. Kept up to date by save(). NULL only for a look-alike that existed before the rule
+    # (migration 0002 keeps the older account's skeleton and logs the others).
+    username_skeleton = models.TextField(editable=False, null=True)  # noqa: DJ001
 
     show_helpers = models.BooleanField(
         default=True, help_text="Show the legal moves of the player to move on the board."
@@ -25,6 +44,11 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="user_username_ci_unique"),
+            models.UniqueConstraint(
+                fields=["username_skeleton"],
+                name="user_username_skeleton_unique",
+                violation_error_message=LOOKALIKE_USERNAME,
+            ),
         ]
 
     EMAIL_PREFERENCES = (
@@ -34,3 +58,30 @@ class User(AbstractUser):
         "email_game_over",
         "email_reminder",
     )
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        user = super().from_db(db, field_names, values)
+        user._saved_username = user.__dict__.get("username")
+        return user
+
+    def clean(self) -> None:
+        """Normalise the username (NFKC) and refuse one that looks like another user's.
+
+        Model forms (the admin's) call this; allauth's sign-up checks through the adapter.
+        """
+        super().clean()
+        if self.username and lookalike_exists(self.username, exclude_pk=self.pk):
+            raise ValidationError({"username": LOOKALIKE_USERNAME}, code="username_lookalike")
+
+    def save(self, *args, **kwargs) -> None:
+        if "username" in self.__dict__ and (
+            self._state.adding or self.username != getattr(self, "_saved_username", None)
+        ):
+            self.username = normalize_username(self.username)
+            self.username_skeleton = username_skeleton(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
+        self._saved_username = self.__dict__.get("username")

@@ -61,6 +61,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a body: caps /api/ and /_allauth/ bodies, refuses deep JSON.
+    "greycircle.api.middleware.request_limits",
+    "greycircle.api.middleware.retry_after",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -69,6 +72,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+
+# Request bodies sent to the REST API and to allauth headless are refused above this size (413,
+# in the API's error shape); no request of ours comes near it. Other bodies (admin forms) keep
+# Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), which also bounds what is read to check one.
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 ROOT_URLCONF = "greycircle.urls"
 ASGI_APPLICATION = "greycircle.asgi.application"
@@ -162,7 +171,23 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True
+# Signing up with an address that already has an account answers exactly like a fresh sign-up
+# (an account is created and signed in; the address gets allauth's confirmation mail), so sign-up
+# does not tell who has an account. With optional verification allauth can only do that in
+# "strict" mode, where several accounts may hold the same *unverified* address; a verified
+# address stays unique. (Mandatory verification would avoid duplicates but stop every new player
+# at "check your e-mail" before playing.)
+ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+# NFKC usernames, no look-alikes (accounts.usernames); failed log-ins counted per address and
+# per (address, login) so nobody can lock an owner out; the client address as DRF sees it.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_RATE_LIMITS = {
+    # Per client address: 10 a minute, 60 an hour; per address and login: 5 in 5 minutes.
+    "login_failed": "10/m/ip,60/h/ip,5/5m/key",
+}
+# Proxies whose X-Forwarded-For is trusted, as REST_FRAMEWORK["NUM_PROXIES"]: 0 = peer address.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("NUM_PROXIES", "0"))
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_ONLY = False
 HEADLESS_FRONTEND_URLS = {
@@ -208,6 +233,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 20,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "greycircle.api.errors.exception_handler",
+    # Proxies in front of the servers whose X-Forwarded-For is trusted; 0 = use the peer address.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",

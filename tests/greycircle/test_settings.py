@@ -69,3 +69,26 @@ def test_the_default_is_embedded():
         "channels.layers.InMemoryChannelLayer",
         "django.core.mail.backends.console.EmailBackend",
     ]
+
+
+def test_num_proxies_sets_the_trusted_proxies_of_drf_and_allauth_alike():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.REST_FRAMEWORK['NUM_PROXIES'], s.ALLAUTH_TRUSTED_PROXY_COUNT)"
+    )
+    default = manage("shell", "--no-imports", "-c", code, env={})
+    assert default.returncode == 0, default.stderr
+    assert default.stdout.split("\n")[0] == "0 0"
+    two = manage("shell", "--no-imports", "-c", code, env={"NUM_PROXIES": "2"})
+    assert two.stdout.split("\n")[0] == "2 2"
+
+
+def test_api_bodies_are_checked_before_sessions_and_csrf_read_them():
+    from django.conf import settings
+
+    middleware = settings.MIDDLEWARE
+    limits = middleware.index("greycircle.api.middleware.request_limits")
+    assert limits < middleware.index("django.contrib.sessions.middleware.SessionMiddleware")
+    assert limits < middleware.index("django.middleware.csrf.CsrfViewMiddleware")
+    assert settings.API_MAX_BODY_BYTES == 64 * 1024
+    assert settings.ACCOUNT_ADAPTER == "accounts.adapter.AccountAdapter"
