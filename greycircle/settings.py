@@ -305,3 +305,10 @@ LOGGING = {
 GAMES_AI_STALL_SECONDS = int(os.environ.get("GAMES_AI_STALL_SECONDS", "30"))
 # Thinking time of a computer player that searches, per move.
 GAMES_AI_BUDGET_MS = int(os.environ.get("GAMES_AI_BUDGET_MS", "1000"))
+# Each task worker records that it is alive this often (seconds)...
+GAMES_WORKER_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_WORKER_HEARTBEAT_SECONDS", "1"))
+# ...and a task whose worker has been silent this long is failed and its computer turn re-queued.
+GAMES_WORKER_DEAD_SECONDS = float(os.environ.get("GAMES_WORKER_DEAD_SECONDS", "3"))
+# After a database (or other) error a worker retries after this pause, doubling up to the maximum.
+GAMES_WORKER_RETRY_SECONDS = float(os.environ.get("GAMES_WORKER_RETRY_SECONDS", "0.5"))
+GAMES_WORKER_RETRY_MAX_SECONDS = float(os.environ.get("GAMES_WORKER_RETRY_MAX_SECONDS", "10"))

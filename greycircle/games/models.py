@@ -145,3 +145,22 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"move {self.number} of game {self.game_id}"
+
+
+class WorkerHeartbeat(models.Model):
+    """A task worker process that is alive: it sets `beat_at` (database time) every
+    GAMES_WORKER_HEARTBEAT_SECONDS. A task running on a worker whose beat is older than
+    GAMES_WORKER_DEAD_SECONDS is failed and, if safe, queued again (greycircle.games.heartbeats).
+    """
+
+    worker_id = models.CharField(max_length=64, primary_key=True)
+    hostname = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-beat_at"]
+
+    def __str__(self) -> str:
+        return f"worker {self.worker_id} ({self.hostname}:{self.pid})"

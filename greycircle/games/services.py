@@ -200,7 +200,9 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
 def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
     """Queue again every computer turn that has waited longer than `stalled_for`.
 
-    A worker that died mid-turn leaves its game waiting; this puts it back in the queue.
+    The last resort when a turn's task was lost (its row deleted, a worker that died before
+    heartbeats noticed it, a publish that hung). A turn whose task still waits in the queue is
+    left alone: queuing it again would only pile up copies while no worker runs.
     """
     cutoff = timezone.now() - stalled_for
     stalled = list(
@@ -211,9 +213,15 @@ def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
             seats__ai_level__gt="",
         ).values_list("pk", "version")
     )
+    if not stalled:
+        return []
+    queued = tasks.ai_turns_queued()
+    requeued = []
     for game_id, version in stalled:
-        tasks.ai_turn_enqueue(game_id=game_id, version=version)
-    return [game_id for game_id, _ in stalled]
+        if (game_id, version) not in queued:
+            tasks.ai_turn_enqueue(game_id=game_id, version=version)
+            requeued.append(game_id)
+    return requeued
 
 
 def game_resign(*, game_id: int, user: User) -> Game:

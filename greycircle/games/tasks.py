@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.utils import timezone
 from django_tasks import task
+from django_tasks_db.compat import TaskResultStatus
+
+if TYPE_CHECKING:
+    from django_tasks_db.models import DBTaskResult
 
 
 @task()
@@ -15,3 +23,31 @@ def ai_turn_run(game_id: int, version: int) -> bool:
 
 def ai_turn_enqueue(*, game_id: int, version: int) -> None:
     ai_turn_run.enqueue(game_id, version)
+
+
+def ai_turns_queued() -> set[tuple[int, int]]:
+    """`(game_id, version)` of every computer turn waiting in the queue (not yet started)."""
+    from django_tasks_db.models import DBTaskResult  # a model: import once apps are loaded
+
+    rows = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, task_path=ai_turn_run.module_path
+    ).values_list("args_kwargs", flat=True)
+    return {tuple(row["args"]) for row in rows if len(row.get("args", ())) == 2}
+
+
+def task_retry(row: DBTaskResult, *, delay: float = 0) -> bool:
+    """Queue again the task of `row` (to run after `delay` seconds), if running it twice is
+    harmless; True if queued.
+
+    Only computer turns are retried: `ai_turn_run` checks the game's version, so a turn that was
+    in fact played is not played again. Other tasks (e-mail) are left failed.
+    """
+    if row.task_path != ai_turn_run.module_path:
+        return False
+    task = (
+        ai_turn_run.using(run_after=timezone.now() + timedelta(seconds=delay))
+        if delay
+        else ai_turn_run
+    )
+    task.enqueue(*row.args_kwargs["args"], **row.args_kwargs["kwargs"])
+    return True

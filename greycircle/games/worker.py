@@ -4,63 +4,330 @@ background threads of the one server process of an embedded site (`manage.py ser
 The embedded form exists because live updates travel through the channel layer: without Redis
 that layer lives in one process's memory, so the computer's moves must be played in the process
 that holds the players' sockets.
+
+Supervision. A worker process runs three loops, each of which outlives any error:
+
+- the task loop (`GamesWorker.run`) claims and runs queued tasks;
+- the heartbeat loop (`heartbeat_forever`) records every GAMES_WORKER_HEARTBEAT_SECONDS that this
+  worker is alive, and fails (and queues again) the tasks of workers that stopped beating
+  (`greycircle.games.heartbeats`);
+- the stall loop (`stalled_turns_recover_forever`), the last resort, queues again every computer
+  turn that has waited GAMES_AI_STALL_SECONDS.
+
+When the database (or anything else) fails, a loop logs one line, drops its connections and
+tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
+GAMES_WORKER_RETRY_MAX_SECONDS; the first success logs that it is back and resets the pause.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import Error, close_old_connections, connections
+from django.db.utils import OperationalError
 from django.utils.crypto import get_random_string
+from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from greycircle.games import services
+from greycircle.games import heartbeats, services, tasks
 
 logger = logging.getLogger(__name__)
 
 
+# --- settings, read when used ----------------------------------------------------------------
+
+
+def heartbeat_interval() -> float:
+    return float(settings.GAMES_WORKER_HEARTBEAT_SECONDS)
+
+
+def dead_after() -> timedelta:
+    """How long a worker may stay silent before its tasks are taken for dead."""
+    # Never less than two beats: one late beat must not kill a live worker's task.
+    return timedelta(
+        seconds=max(float(settings.GAMES_WORKER_DEAD_SECONDS), 2 * heartbeat_interval())
+    )
+
+
+def stall_period() -> timedelta:
+    return timedelta(seconds=float(settings.GAMES_AI_STALL_SECONDS))
+
+
+# --- retrying --------------------------------------------------------------------------------
+
+
+class Backoff:
+    """Pauses between attempts: GAMES_WORKER_RETRY_SECONDS, doubling up to
+    GAMES_WORKER_RETRY_MAX_SECONDS, and back to the start after a success."""
+
+    def __init__(self) -> None:
+        self.failures = 0
+
+    def next_delay(self) -> float:
+        first = float(settings.GAMES_WORKER_RETRY_SECONDS)
+        most = float(settings.GAMES_WORKER_RETRY_MAX_SECONDS)
+        delay = min(most, first * 2 ** min(self.failures, 30))
+        self.failures += 1
+        return delay
+
+    def succeeded(self) -> bool:
+        """Reset; True if this ends a run of failures."""
+        failed, self.failures = self.failures, 0
+        return failed > 0
+
+
+def _failure_log(what: str, error: BaseException, *, delay: float, failures: int) -> None:
+    """One line per failure; a traceback only for an unexpected error's first occurrence."""
+    summary = (str(error).strip().splitlines() or [""])[0]
+    if isinstance(error, Error):
+        logger.warning(
+            "%s: database error (%s: %s); retrying in %.1f s",
+            what,
+            type(error).__name__,
+            summary,
+            delay,
+        )
+    else:
+        logger.error(
+            "%s: %s: %s; retrying in %.1f s",
+            what,
+            type(error).__name__,
+            summary,
+            delay,
+            exc_info=failures == 1,
+        )
+
+
+def _connections_drop() -> None:
+    """Close this thread's database connections, so that the next query opens a fresh one."""
+    for connection in connections.all(initialized_only=True):
+        try:
+            connection.close()
+        except Exception:  # a broken connection may fail even to close; it is dropped anyway
+            connection.connection = None
+
+
+def _supervised_forever(
+    what: str, step: Callable[[], None], *, interval: Callable[[], float], stop: threading.Event
+) -> None:
+    """Call `step` every `interval()` seconds until `stop`, retrying with backoff on errors."""
+    backoff = Backoff()
+    try:
+        while not stop.is_set():
+            try:
+                step()
+            except Exception as error:
+                delay = backoff.next_delay()
+                _failure_log(what, error, delay=delay, failures=backoff.failures)
+                _connections_drop()
+                stop.wait(delay)
+                continue
+            if backoff.succeeded():
+                logger.warning("%s: working again", what)
+            stop.wait(interval())
+    finally:
+        connections.close_all()
+
+
+# --- the task loop ---------------------------------------------------------------------------
+
+
+class GamesWorker(Worker):
+    """django-tasks-db's worker, made to outlive database errors.
+
+    The library's loop ends on any database error (a restarted server, a dropped connection,
+    a database refusing connections for a few seconds). This loop logs it, drops its connection,
+    waits (backoff) and goes on. Should a task's result fail to be recorded, the worker fails its
+    own leftover rows once the database is back (`heartbeats.worker_tasks_release`), and their
+    computer turns are queued again. A computer turn that itself failed on a database error is
+    queued again, to run after GAMES_WORKER_RETRY_SECONDS.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        # Set to cut the pause between polls short (a dead worker's task was queued again).
+        self.wake = threading.Event()
+
+    def run(self) -> None:
+        logger.info(
+            "Starting worker worker_id=%s queues=%s", self.worker_id, ",".join(self.queue_names)
+        )
+        if self.startup_delay and self.interval:
+            time.sleep(random.random())
+        backoff = Backoff()
+        release_needed = False
+        while self.running:
+            try:
+                if release_needed:
+                    heartbeats.worker_tasks_release(worker_id=self.worker_id)
+                    release_needed = False
+                task_result, retrieved = self.claim_next()
+                if backoff.succeeded():
+                    logger.warning("task worker %s: working again", self.worker_id)
+                if task_result is not None:
+                    release_needed = True  # until its result is recorded
+                    self.run_task(task_result)
+                    release_needed = False
+            except Exception as error:
+                if self.batch:
+                    raise
+                delay = backoff.next_delay()
+                _failure_log(
+                    f"task worker {self.worker_id}", error, delay=delay, failures=backoff.failures
+                )
+                _connections_drop()
+                self.pause(delay)
+                continue
+
+            if self.batch and retrieved and task_result is None:
+                logger.info("No more tasks to run for worker_id=%s - exiting.", self.worker_id)
+                return
+            if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
+                logger.info(
+                    "Ran %d tasks on worker_id=%s - exiting.", self._run_tasks, self.worker_id
+                )
+                return
+            close_old_connections()
+            if self.running and task_result is None:
+                self.pause(self.interval)
+
+    def pause(self, seconds: float) -> None:
+        # Event.wait, like time.sleep, lets a signal handler (shutdown) run in the main thread.
+        if self.wake.wait(seconds):
+            self.wake.clear()
+
+    def claim_next(self) -> tuple[DBTaskResult | None, bool]:
+        """Claim the next ready task; `(task or None, whether the queue could be read)`."""
+        close_old_connections()
+        ready = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        if not self.process_all_queues:
+            ready = ready.filter(queue_name__in=self.queue_names)
+        if self.excluded_queue_names:
+            ready = ready.exclude(queue_name__in=self.excluded_queue_names)
+        with exclusive_transaction(ready.db):
+            try:
+                task_result = ready.get_locked()
+            except OperationalError as error:
+                if is_locked_database_exception(error):  # SQLite busy: try again next time
+                    return None, False
+                raise
+            if task_result is not None:
+                task_result.claim(self.worker_id)
+        return task_result, True
+
+    def run_task(self, db_task_result: DBTaskResult) -> None:
+        super().run_task(db_task_result)
+        if (
+            db_task_result.status == TaskResultStatus.FAILED
+            and db_task_result.exception_class_path in CONNECTION_ERRORS
+        ):
+            # The database failed under the task and is back (its failure was recorded): play
+            # the computer's turn again soon rather than after the stall period.
+            delay = float(settings.GAMES_WORKER_RETRY_SECONDS)
+            if tasks.task_retry(db_task_result, delay=delay):
+                logger.warning(
+                    "task %s failed on a database error; queued again", db_task_result.pk
+                )
+
+
+# Errors of the connection rather than of the query: running the task again may well succeed.
+CONNECTION_ERRORS = frozenset(
+    f"django.db.utils.{name}" for name in ("OperationalError", "InterfaceError")
+)
+
+
+# --- the heartbeat and stall loops -----------------------------------------------------------
+
+
+def heartbeat_forever(
+    *, worker_id: str, stop: threading.Event, wake: threading.Event | None = None
+) -> None:
+    """Beat for `worker_id` and fail the tasks of dead workers, until `stop`.
+
+    `wake` is set when a dead worker's task was queued again, so this process's worker looks at
+    the queue at once.
+    """
+
+    def step() -> None:
+        heartbeats.heartbeat_beat(worker_id=worker_id)
+        if heartbeats.dead_workers_reap(dead_after=dead_after()) and wake is not None:
+            wake.set()
+
+    _supervised_forever(
+        f"heartbeat of worker {worker_id}", step, interval=heartbeat_interval, stop=stop
+    )
+
+
 def stalled_turns_recover_forever(stop: threading.Event) -> None:
     """Every half stall period, queue again the computer turns that have waited too long."""
-    stalled_for = timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    while not stop.wait(stalled_for.total_seconds() / 2):
+
+    def step() -> None:
         close_old_connections()
-        try:
-            requeued = services.ai_turns_recover(stalled_for=stalled_for)
-        except Exception:
-            logger.exception("could not look for stalled computer turns")
-        else:
-            if requeued:
-                logger.warning("re-queued stalled computer turns in games %s", requeued)
-        finally:
-            close_old_connections()
+        stalled_for = stall_period()
+        heartbeats.unattended_tasks_fail(running_for=stalled_for, dead_after=dead_after())
+        requeued = services.ai_turns_recover(stalled_for=stalled_for)
+        if requeued:
+            logger.warning("re-queued stalled computer turns in games %s", requeued)
+        close_old_connections()
+
+    stop.wait(stall_period().total_seconds() / 2)
+    _supervised_forever(
+        "stalled-turn recovery",
+        step,
+        interval=lambda: stall_period().total_seconds() / 2,
+        stop=stop,
+    )
+
+
+def supervision_start(*, worker: GamesWorker, stop: threading.Event) -> None:
+    """Start the heartbeat and stall loops of `worker`'s process in daemon threads."""
+    threading.Thread(
+        target=heartbeat_forever,
+        kwargs={"worker_id": worker.worker_id, "stop": stop, "wake": worker.wake},
+        name="worker-heartbeat",
+        daemon=True,
+    ).start()
+    threading.Thread(
+        target=stalled_turns_recover_forever, args=(stop,), name="turn-recovery", daemon=True
+    ).start()
 
 
 def tasks_run_forever(worker: Worker) -> None:
-    """Run `worker`, starting it again if it ever stops on an error.
-
-    django-tasks-db's worker leaves its loop when bookkeeping fails (for example when a task's
-    row vanished while it ran); in a thread nobody would restart it, and computer turns would stop.
-    """
-    while True:
+    """Run `worker` until it is stopped (`worker.running` False), starting it again should it
+    ever leave its loop on an error."""
+    backoff = Backoff()
+    while worker.running:
         try:
             worker.run()
-        except Exception:
-            logger.exception("the task worker stopped on an error; starting it again")
-        close_old_connections()
-        time.sleep(1)
+        except Exception as error:
+            delay = backoff.next_delay()
+            _failure_log("task worker", error, delay=delay, failures=backoff.failures)
+        else:
+            backoff.succeeded()
+            delay = 1.0
+        _connections_drop()
+        if worker.running:
+            time.sleep(delay)
+    connections.close_all()
 
 
 def background_worker_start(*, interval: float = 0.2) -> threading.Event:
-    """Run the task queue and stalled-turn recovery in daemon threads of this process.
+    """Run the task queue, heartbeats and stalled-turn recovery in daemon threads of this process.
 
-    Returns the event that stops the recovery loop; the task thread ends with the process.
+    Returns the event that stops them: setting it lets a task being run finish, and then no
+    other starts (the threads are daemons: a process that exits without setting it leaves its
+    task to the other workers, who see its heartbeat stop).
     """
     stop = threading.Event()
-    worker = Worker(
+    worker = GamesWorker(
         queue_names=["default"],
         interval=interval,
         batch=False,
@@ -70,10 +337,15 @@ def background_worker_start(*, interval: float = 0.2) -> threading.Event:
         worker_id=f"embedded-{get_random_string(12)}",
         excluded_queue_names=[],
     )
+
+    def stop_worker() -> None:
+        stop.wait()
+        worker.running = False
+        worker.wake.set()
+
     threading.Thread(
         target=tasks_run_forever, args=(worker,), name="task-worker", daemon=True
     ).start()
-    threading.Thread(
-        target=stalled_turns_recover_forever, args=(stop,), name="turn-recovery", daemon=True
-    ).start()
+    threading.Thread(target=stop_worker, name="task-worker-stop", daemon=True).start()
+    supervision_start(worker=worker, stop=stop)
     return stop

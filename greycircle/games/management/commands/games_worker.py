@@ -1,28 +1,82 @@
-"""The task worker: runs queued tasks and re-queues computer turns whose worker died.
+"""The task worker: runs queued tasks, outlives database and Redis errors, and takes over the
+computer turns of workers that died.
 
 `manage.py games_worker` takes every option of django-tasks-db's `db_worker`. Run one or more per
-deployment; any number may run at once (tasks are claimed with row locks).
+deployment; any number may run at once (tasks are claimed with row locks). Besides the task loop,
+each worker beats a heartbeat and fails (and queues again) the tasks of workers that stopped
+beating; see greycircle.games.worker.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 
+from django.core.management.base import CommandError
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
-from greycircle.games.worker import stalled_turns_recover_forever
+from greycircle.games.worker import GamesWorker, supervision_start
+
+logger = logging.getLogger(__name__)
 
 
 class Command(db_worker.Command):
-    help = "Run queued game tasks (computer turns, e-mail) and recover stalled computer turns."
+    help = (
+        "Run queued game tasks (computer turns, e-mail), surviving database errors; fail and "
+        "queue again the tasks of dead workers and computer turns that stalled."
+    )
 
-    def handle(self, *args, **options) -> None:
+    def handle(
+        self,
+        *,
+        verbosity: int,
+        queue_name: str,
+        interval: float,
+        batch: bool,
+        backend_name: str,
+        startup_delay: bool,
+        reload: bool,
+        max_tasks: int | None,
+        worker_id: str,
+        exclude_queues: str,
+        **options,
+    ) -> None:
+        self.configure_logging(verbosity)
+        if reload and batch:
+            logger.warning("--reload and --batch cannot be used together: not reloading.")
+            reload = False
+        queue_names = queue_name.split(",")
+        excluded_queue_names = exclude_queues.split(",") if exclude_queues else []
+        if excluded_queue_names and "*" not in queue_names:
+            raise CommandError("--exclude-queues can only be used with --queue-name=*")
+
+        worker = GamesWorker(
+            queue_names=queue_names,
+            interval=interval,
+            batch=batch,
+            backend_name=backend_name,
+            startup_delay=startup_delay,
+            max_tasks=max_tasks,
+            worker_id=worker_id,
+            excluded_queue_names=excluded_queue_names,
+        )
         stop = threading.Event()
-        if not options.get("batch"):
-            threading.Thread(
-                target=stalled_turns_recover_forever, args=(stop,), daemon=True
-            ).start()
-        try:
-            super().handle(*args, **options)
-        finally:
-            stop.set()
+
+        def run() -> None:
+            if not batch:
+                supervision_start(worker=worker, stop=stop)
+            try:
+                worker.run()
+            finally:
+                stop.set()
+
+        if reload:
+            # The reloader's parent only restarts its child: only the child runs the worker.
+            if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
+                worker.configure_signals()
+            run_with_reloader(run)
+        else:
+            worker.configure_signals()
+            run()

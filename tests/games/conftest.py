@@ -1,0 +1,168 @@
+"""Fixtures for running real task worker processes against the test database.
+
+`worker_process` starts `manage.py games_worker` in a child process. The child reaches the test
+database through DATABASE_URL (a file for SQLite, the test database of the PostgreSQL server), so
+tests that use it need `@pytest.mark.django_db(transaction=True)`: the worker only sees committed
+data. Every child is killed before the test's database is flushed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+from django.utils.crypto import get_random_string
+
+from greycircle.games import registry, services
+from greycircle.games.models import Game
+from greycircle.games.services import SeatSpec
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+WORKER_START_TIMEOUT = 30.0
+
+
+def database_url(*, host: str | None = None, port: int | None = None, **options: str) -> str:
+    """DATABASE_URL of the test database, as a child process must see it.
+
+    `host`/`port` reroute a PostgreSQL connection (through a proxy); `options` become connection
+    options (`application_name=...`).
+    """
+    params = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{params['NAME']}"
+    assert connection.vendor == "postgresql", connection.vendor
+    user = quote(params["USER"] or "", safe="")
+    password = quote(params["PASSWORD"] or "", safe="")
+    url = (
+        f"postgres://{user}:{password}@{host or params['HOST'] or '127.0.0.1'}:"
+        f"{port or params['PORT'] or 5432}/{params['NAME']}"
+    )
+    if options:
+        url += "?" + "&".join(f"{key}={quote(value)}" for key, value in options.items())
+    return url
+
+
+@dataclass
+class WorkerProcess:
+    worker_id: str
+    process: subprocess.Popen
+    log_path: Path
+    started_at: float = field(default_factory=time.monotonic)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_started(self, timeout: float = WORKER_START_TIMEOUT) -> None:
+        """Wait until the worker's loop runs (it logs "Starting worker")."""
+        deadline = time.monotonic() + timeout
+        while "Starting worker" not in self.log():
+            assert self.alive(), f"worker {self.worker_id} exited:\n{self.log()}"
+            assert time.monotonic() < deadline, f"worker did not start:\n{self.log()}"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: the worker dies without a chance to record anything."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
+    """A factory: `worker_process(env={...}, database_url=...)` starts `manage.py games_worker`.
+
+    `env` adds to the child's environment (settings are read from it: GAMES_AI_BUDGET_MS, ...).
+    Depends on `transactional_db`, so the children are gone before the database is flushed.
+    """
+    started: list[WorkerProcess] = []
+
+    def start(
+        *, env: dict[str, str] | None = None, url: str | None = None, wait: bool = True
+    ) -> WorkerProcess:
+        worker_id = f"test-{len(started)}-{get_random_string(8)}"
+        child_env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "greycircle.settings",
+            "DATABASE_URL": url or database_url(),
+            "PYTHONUNBUFFERED": "1",
+            "GAMES_AI_BUDGET_MS": "50",
+            **(env or {}),
+        }
+        log_path = tmp_path / f"{worker_id}.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "manage.py",
+                    "games_worker",
+                    "--no-reload",
+                    "--no-startup-delay",
+                    "--interval=0.1",
+                    f"--worker-id={worker_id}",
+                ],
+                cwd=BASE_DIR,
+                env=child_env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        worker = WorkerProcess(worker_id=worker_id, process=process, log_path=log_path)
+        started.append(worker)
+        if wait:
+            worker.wait_started()
+        return worker
+
+    yield start
+
+    for worker in started:  # nothing to wait for: a test's workers may die any way they like
+        if worker.alive():
+            worker.kill()
+
+
+def computer_to_move(user, *, kind: str = "circles", level: str = "easy", ai_seat: int = 1) -> Game:
+    """A new game of `user` against a computer, with the computer to move (its turn queued)."""
+    game = services.game_create(creator=user, kind=kind, opponents=[SeatSpec(ai_level=level)])
+    if game.to_move != ai_seat:
+        rules = registry.get(kind).rules
+        move = rules.legal_moves(rules.decode(game.state))[0]
+        game = services.move_submit(
+            game_id=game.pk,
+            user=user,
+            move=rules.move_to_json(move),
+            expected_version=game.version,
+        )
+    assert game.to_move == ai_seat
+    return game
+
+
+def wait_for(
+    condition: Callable[[], object],
+    *,
+    timeout: float,
+    interval: float = 0.05,
+    message: Callable[[], str] = lambda: "",
+) -> float:
+    """Poll `condition` until it is true; the seconds it took. Fails after `timeout`."""
+    start = time.monotonic()
+    while not condition():
+        elapsed = time.monotonic() - start
+        if elapsed > timeout:
+            pytest.fail(f"not within {timeout} s. {message()}")
+        time.sleep(interval)
+    return time.monotonic() - start
+
+
+def computer_moved(game: Game) -> Callable[[], bool]:
+    """A condition: the computer has played its turn in `game` (the game moved past it)."""
+    version = game.version
+    return lambda: Game.objects.filter(pk=game.pk, version__gt=version).exists()

@@ -1,0 +1,393 @@
+"""The task worker outlives database and Redis faults, and dead workers' tasks are taken over.
+
+The process tests run `manage.py games_worker` in child processes against the test database
+(fixtures in tests/games/conftest.py); the PostgreSQL ones are skipped on SQLite (CI runs them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection, connections
+from django.db.utils import InterfaceError, OperationalError
+from django.utils import timezone
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from greycircle.games import heartbeats, services, tasks
+from greycircle.games.models import Game, Move, WorkerHeartbeat
+from greycircle.games.services import SeatSpec
+from greycircle.games.worker import Backoff, GamesWorker, background_worker_start
+from tests.games.conftest import computer_moved, computer_to_move, database_url, wait_for
+
+needs_postgres = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL); CI has it"
+)
+
+
+def _worker_rows(worker_id: str):
+    return [row for row in DBTaskResult.objects.all() if worker_id in row.worker_ids]
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_turn_is_replaced_within_seconds(alice, worker_process):
+    """kill -9 of the worker thinking for a computer: another worker plays the turn in seconds
+    (not after GAMES_AI_STALL_SECONDS), and the dead worker's task row is marked failed."""
+    slow = worker_process(env={"GAMES_AI_BUDGET_MS": "60000"})
+    game = computer_to_move(alice, level="hard")
+    wait_for(
+        lambda: any(row.status == TaskResultStatus.RUNNING for row in _worker_rows(slow.worker_id)),
+        timeout=15,
+        message=slow.log,
+    )
+    (dead_row,) = _worker_rows(slow.worker_id)
+    other = worker_process()
+
+    slow.kill()
+    took = wait_for(computer_moved(game), timeout=10, message=other.log)
+
+    print(f"computer moved {took:.2f} s after its first worker was killed")
+    dead_row.refresh_from_db()
+    assert dead_row.status == TaskResultStatus.FAILED
+    assert dead_row.exception_class_path == heartbeats.WORKER_DIED
+    assert slow.worker_id in dead_row.traceback
+    assert other.alive()
+    assert Move.objects.filter(game=game).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_playing_while_redis_is_down(alice, worker_process):
+    """Live updates cannot be published (Redis refuses connections): the moves are still made."""
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+    worker = worker_process(env={"REDIS_URL": f"redis://127.0.0.1:{dead_port}/0"})
+
+    for _ in range(2):
+        game = computer_to_move(alice)
+        wait_for(computer_moved(game), timeout=15, message=worker.log)
+
+    assert worker.alive()
+    assert set(_status(worker.worker_id)) == {TaskResultStatus.SUCCESSFUL}
+
+
+def _status(worker_id: str) -> list[str]:
+    return [row.status for row in _worker_rows(worker_id)]
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_survives_its_database_connections_being_killed(alice, worker_process):
+    """pg_terminate_backend on every connection of the worker, again and again for 2 s."""
+    application_name = f"gc-worker-test-{time.monotonic_ns()}"
+    worker = worker_process(
+        env={"CONN_MAX_AGE": "60"},
+        url=database_url(application_name=application_name),
+    )
+    game = computer_to_move(alice)
+    wait_for(computer_moved(game), timeout=15, message=worker.log)
+
+    terminated = 0
+    until = time.monotonic() + 2
+    while time.monotonic() < until and worker.alive():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                [application_name],
+            )
+            terminated += sum(1 for (done,) in cursor.fetchall() if done)
+        time.sleep(0.02)
+
+    assert terminated > 0
+    assert worker.alive(), worker.log()
+    game = computer_to_move(alice)
+    wait_for(computer_moved(game), timeout=15, message=worker.log)
+    assert worker.alive()
+    assert "database error" in worker.log()
+
+
+class TcpProxy:
+    """A TCP proxy in a thread (asyncio) that can refuse connections: `down()` closes the
+    listening socket and cuts every open connection, `up()` listens again on the same port."""
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server: asyncio.AbstractServer | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+        self.port = 0
+
+    def _call(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
+
+    def up(self) -> None:
+        async def listen() -> None:
+            self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
+            self.port = self.server.sockets[0].getsockname()[1]
+
+        self._call(listen())
+
+    def down(self) -> None:
+        async def close() -> None:
+            self.server.close()
+            for writer in list(self.writers):
+                writer.transport.abort()
+            await self.server.wait_closed()
+
+        self._call(close())
+
+    def stop(self) -> None:
+        if self.server is not None and self.server.is_serving():
+            self.down()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+    async def _serve(self, client_reader, client_writer) -> None:
+        try:
+            server_reader, server_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            client_writer.transport.abort()
+            return
+        self.writers |= {client_writer, server_writer}
+
+        async def pipe(reader, writer) -> None:
+            try:
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.transport.abort()
+                self.writers.discard(writer)
+
+        await asyncio.gather(pipe(client_reader, server_writer), pipe(server_reader, client_writer))
+
+
+@pytest.fixture
+def postgres_proxy():
+    params = connection.settings_dict
+    proxy = TcpProxy(params["HOST"] or "127.0.0.1", int(params["PORT"] or 5432))
+    proxy.up()
+    yield proxy
+    proxy.stop()
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_survives_the_database_refusing_connections(alice, worker_process, postgres_proxy):
+    """The database goes away for 5 s (connections cut, new ones refused), then comes back."""
+    worker = worker_process(
+        env={"CONN_MAX_AGE": "60"},
+        url=database_url(host="127.0.0.1", port=postgres_proxy.port),
+    )
+    game = computer_to_move(alice)
+    wait_for(computer_moved(game), timeout=15, message=worker.log)
+
+    postgres_proxy.down()
+    outage_ends = time.monotonic() + 5
+    while time.monotonic() < outage_ends:
+        assert worker.alive(), worker.log()
+        time.sleep(0.1)
+    postgres_proxy.up()
+
+    game = computer_to_move(alice)
+    took = wait_for(computer_moved(game), timeout=15, message=worker.log)
+    print(f"computer moved {took:.2f} s after the database came back")
+    assert worker.alive()
+    log = worker.log()
+    assert "database error" in log
+    assert "working again" in log
+    assert "Traceback" not in log
+
+
+# --- in-process ------------------------------------------------------------------------------
+
+
+def test_backoff_doubles_up_to_the_maximum_and_resets(settings):
+    settings.GAMES_WORKER_RETRY_SECONDS = 0.5
+    settings.GAMES_WORKER_RETRY_MAX_SECONDS = 10
+    backoff = Backoff()
+    assert [backoff.next_delay() for _ in range(7)] == [0.5, 1, 2, 4, 8, 10, 10]
+    assert backoff.succeeded() is True
+    assert backoff.next_delay() == 0.5
+
+
+def _in_thread(worker: GamesWorker) -> threading.Thread:
+    def run() -> None:
+        try:
+            worker.run()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _stop(worker: GamesWorker, thread: threading.Thread) -> None:
+    worker.running = False
+    worker.wake.set()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def _games_worker(worker_id: str = "in-process") -> GamesWorker:
+    return GamesWorker(
+        queue_names=["default"],
+        interval=0.02,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=worker_id,
+        excluded_queue_names=[],
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_task_loop_outlives_database_errors(alice, tictactoe, settings, monkeypatch, caplog):
+    settings.GAMES_WORKER_RETRY_SECONDS = 0.01
+    failures = [OperationalError("server closed the connection"), InterfaceError("gone")] * 2
+    claim_next = GamesWorker.claim_next
+
+    def flaky(self):
+        if failures:
+            raise failures.pop()
+        return claim_next(self)
+
+    monkeypatch.setattr(GamesWorker, "claim_next", flaky)
+    worker = _games_worker()
+    caplog.set_level(logging.WARNING, logger="greycircle.games.worker")
+    thread = _in_thread(worker)
+    try:
+        game = computer_to_move(alice, kind="tictactoe", level="first")
+        wait_for(computer_moved(game), timeout=10)
+        assert thread.is_alive()
+    finally:
+        _stop(worker, thread)
+    errors = [record for record in caplog.records if "database error" in record.getMessage()]
+    assert len(errors) == 4
+    assert not any(record.exc_info for record in errors)
+    assert any("working again" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_task_whose_end_could_not_be_recorded_is_failed_and_its_turn_queued_again(
+    alice, tictactoe, settings, monkeypatch
+):
+    """The database goes away just as a computer turn finishes: its row cannot be marked done.
+    Once the database is back, the worker fails that row and queues the turn again."""
+    settings.GAMES_WORKER_RETRY_SECONDS = 0.01
+    outage = [OperationalError("the database system is shutting down")] * 2
+
+    def recorder(record):
+        def flaky(self, *args):
+            if outage:
+                raise outage.pop()
+            return record(self, *args)
+
+        return flaky
+
+    monkeypatch.setattr(DBTaskResult, "set_successful", recorder(DBTaskResult.set_successful))
+    monkeypatch.setattr(DBTaskResult, "set_failed", recorder(DBTaskResult.set_failed))
+    game = computer_to_move(alice, kind="tictactoe", level="first")
+    (first,) = DBTaskResult.objects.all()
+    worker = _games_worker()
+    thread = _in_thread(worker)
+    try:
+        wait_for(computer_moved(game), timeout=10)
+        retried = DBTaskResult.objects.exclude(pk=first.pk)
+        wait_for(lambda: retried.filter(status=TaskResultStatus.SUCCESSFUL).exists(), timeout=10)
+    finally:
+        _stop(worker, thread)
+    first.refresh_from_db()
+    assert first.status == TaskResultStatus.FAILED
+    assert "lost its database connection" in first.traceback
+    assert DBTaskResult.objects.count() == 2
+    assert Move.objects.filter(game=game).count() == 2, "the turn queued again found it played"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tasks_of_a_silent_worker_are_failed_and_queued_again(alice, tictactoe):
+    games = [
+        computer_to_move(alice, kind="tictactoe", level="first"),
+        computer_to_move(alice, kind="tictactoe", level="first"),
+        computer_to_move(alice, kind="tictactoe", level="first"),
+    ]
+    rows = {row.args_kwargs["args"][0]: row for row in DBTaskResult.objects.all()}
+    dead, alive, unknown = (rows[game.pk] for game in games)
+    for row, worker_id in ((dead, "dead"), (alive, "alive"), (unknown, "unknown")):
+        row.claim(worker_id)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    WorkerHeartbeat.objects.create(worker_id="dead", started_at=long_ago, beat_at=long_ago)
+    heartbeats.heartbeat_beat(worker_id="alive")
+
+    failed = heartbeats.dead_workers_reap(dead_after=timedelta(seconds=3))
+
+    assert failed == [str(dead.pk)]
+    dead.refresh_from_db()
+    assert dead.status == TaskResultStatus.FAILED
+    assert dead.exception_class_path == heartbeats.WORKER_DIED
+    assert tasks.ai_turns_queued() == {(games[0].pk, games[0].version)}
+    assert list(WorkerHeartbeat.objects.values_list("worker_id", flat=True)) == ["alive"]
+    # Noticed twice (by two workers): failed and queued once.
+    assert heartbeats.dead_workers_reap(dead_after=timedelta(seconds=3)) == []
+
+    # A worker never seen: only after the stall period.
+    stall = timedelta(seconds=30)
+    assert heartbeats.unattended_tasks_fail(running_for=stall, dead_after=stall) == []
+    DBTaskResult.objects.filter(pk=unknown.pk).update(started_at=long_ago)
+    DBTaskResult.objects.filter(pk=alive.pk).update(started_at=long_ago)
+    assert heartbeats.unattended_tasks_fail(running_for=stall, dead_after=stall) == [
+        str(unknown.pk)
+    ]
+    assert DBTaskResult.objects.get(pk=alive.pk).status == TaskResultStatus.RUNNING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stalled_turn_still_in_the_queue_is_not_queued_again(alice, tictactoe):
+    game = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
+    )
+    game = services.move_submit(
+        game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
+    )
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
+
+    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
+    assert DBTaskResult.objects.count() == 1
+    DBTaskResult.objects.update(status=TaskResultStatus.FAILED)
+    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
+    assert DBTaskResult.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_worker_plays_beats_and_stops(alice, tictactoe):
+    """`manage.py serve` runs the same supervised worker in threads; its stop event ends them."""
+    before = set(threading.enumerate())
+    stop = background_worker_start(interval=0.02)
+    started = set(threading.enumerate()) - before
+    try:
+        game = computer_to_move(alice, kind="tictactoe", level="first")
+        wait_for(computer_moved(game), timeout=10)
+        wait_for(
+            WorkerHeartbeat.objects.filter(worker_id__startswith="embedded-").exists, timeout=5
+        )
+    finally:
+        stop.set()
+    for thread in started:
+        thread.join(timeout=10)
+        assert not thread.is_alive(), thread.name
