@@ -234,6 +234,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "greycircle.api.errors.exception_handler",
     # Proxies in front of the servers whose X-Forwarded-For is trusted; 0 = use the peer address.
+    # JSON only: forms and multipart get 415, and the schema offers apps nothing else.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Proxies in front of the servers whose X-Forwarded-For is trusted; 0 = use the peer address.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -243,6 +247,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "60/min"),
         "user": os.environ.get("THROTTLE_USER", "600/min"),
         "moves": os.environ.get("THROTTLE_MOVES", "120/min"),
+        # Starting games and rematches: each one notifies the players it seats.
+        "game_create": os.environ.get("THROTTLE_GAME_CREATE", "10/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -256,6 +262,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "greycircle.games.models.GameStatus",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "greycircle.api.schema.declare_common_errors",
+    ],
 }
 
 # --- Security (production) -------------------------------------------------------------------

@@ -27,3 +27,10 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("frontend.urls")),
 ]
+
+# Errors Django answers itself (no URL matched, SuspiciousOperation, a crash): JSON under /api/
+# and /_allauth/, the usual pages elsewhere.
+handler400 = "greycircle.api.handlers.bad_request"
+handler403 = "greycircle.api.handlers.permission_denied"
+handler404 = "greycircle.api.handlers.page_not_found"
+handler500 = "greycircle.api.handlers.server_error"

@@ -1,42 +1,74 @@
 """REST endpoints for games (`/api/v1/games/`).
 
-Thin: parse, authorise, call a service or selector, serialise.
+Thin: parse, authorise, call a service or selector, serialise. Each operation's schema lists the
+error codes it can answer; `greycircle.api.schema` adds the ones every operation shares.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-)
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.throttling import ScopedRateThrottle
 
 from greycircle.api.errors import ApiError
+from greycircle.api.schema import error_response
 from greycircle.games import selectors, services
 from greycircle.games.models import Game
 from greycircle.games.serializers import (
-    ErrorSerializer,
     GameCreateSerializer,
     GameEnvelopeSerializer,
+    GameListQuerySerializer,
     GameSummarySerializer,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
+    OpenGamesQuerySerializer,
     RecordSerializer,
 )
 
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="Invalid request or illegal move."),
-    403: OpenApiResponse(ErrorSerializer, description="not_a_player or not_your_turn."),
-    404: OpenApiResponse(ErrorSerializer, description="No such game."),
+# Longest Idempotency-Key kept (Move.idempotency_key); a longer one is refused, not cut, since two
+# keys that differ only after it would otherwise play as one.
+IDEMPOTENCY_KEY_MAX = 128
+
+# (action, method) -> throttle scope, besides the user and anonymous rates every request has.
+# Starting a game notifies every invited player, so starting and rematching share one budget:
+# without it one account could flood another with invitations.
+THROTTLE_SCOPES = {
+    ("create", "POST"): "game_create",
+    ("rematch", "POST"): "game_create",
+    ("moves", "POST"): "moves",
 }
+
+NOT_FOUND = {404: error_response("No such game.", "not_found")}
+NOT_A_PLAYER = {403: error_response("You are not playing in this game.", "not_a_player")}
+BAD_FILTER = {
+    400: error_response(
+        "A filter or page parameter is not valid.", "invalid", "unknown_kind", "invalid_page"
+    ),
+    404: error_response("There is no such page.", "invalid_page"),
+}
+TOO_MANY_GAMES = {
+    429: error_response(
+        "Too many games started (`THROTTLE_GAME_CREATE`); wait the seconds in `Retry-After`.",
+        "throttled",
+    )
+}
+
+
+def _query(request: Request, *, serializer_class: type[Serializer]) -> dict[str, Any]:
+    """The query parameters, validated; empty ones count as absent (`?kind=` is no filter)."""
+    serializer = serializer_class(
+        data={name: value for name, value in request.query_params.items() if value}
+    )
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
 class GameViewSet(viewsets.GenericViewSet):
@@ -59,30 +91,28 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="List my games",
-        parameters=[
-            OpenApiParameter("kind", str, description="Only games of this kind."),
-            OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
-            OpenApiParameter("my_turn", bool, description="Only games waiting for my move."),
-        ],
-        responses=GameSummarySerializer(many=True),
+        parameters=[GameListQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **BAD_FILTER},
     )
     def list(self, request: Request) -> Response:
+        query = _query(request, serializer_class=GameListQuerySerializer)
         games = selectors.games_for_user(
             user=request.user,
-            kind=request.query_params.get("kind") or None,
-            status=request.query_params.get("status") or None,
-            my_turn=request.query_params.get("my_turn", "").lower() in {"1", "true", "yes"},
+            kind=query.get("kind"),
+            status=query.get("status"),
+            my_turn=query["my_turn"],
         )
         return self._summaries(games)
 
     @extend_schema(
         summary="Games waiting for players",
-        parameters=[OpenApiParameter("kind", str, description="Only games of this kind.")],
-        responses=GameSummarySerializer(many=True),
+        parameters=[OpenGamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **BAD_FILTER},
     )
     @action(detail=False, methods=["get"])
     def open(self, request: Request) -> Response:
-        games = selectors.games_open(viewer=request.user, kind=request.query_params.get("kind"))
+        query = _query(request, serializer_class=OpenGamesQuerySerializer)
+        games = selectors.games_open(viewer=request.user, kind=query.get("kind"))
         return self._summaries(games)
 
     def _summaries(self, games) -> Response:
@@ -94,7 +124,20 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         summary="Start a game",
         request=GameCreateSerializer,
-        responses={201: GameEnvelopeSerializer, **ERRORS},
+        responses={
+            201: GameEnvelopeSerializer,
+            400: error_response(
+                "The game cannot be started as asked.",
+                "invalid",
+                "unknown_kind",
+                "bad_seats",
+                "bad_ai_level",
+                "bad_options",
+                "bad_record",
+                "no_record_notation",
+            ),
+            **TOO_MANY_GAMES,
+        },
     )
     def create(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
@@ -109,7 +152,7 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._envelope(game, status.HTTP_201_CREATED)
 
     @extend_schema(
-        summary="A game as I may see it", responses={200: GameEnvelopeSerializer, **ERRORS}
+        summary="A game as I may see it", responses={200: GameEnvelopeSerializer, **NOT_FOUND}
     )
     def retrieve(self, request: Request, pk: str) -> Response:
         return Response(selectors.game_view_for(game=self._game(), viewer=request.user))
@@ -118,7 +161,11 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="The game's record",
         description="The moves so far in the kind's notation (Circles: 'c5d6c3...'). Import a "
         "record by starting a game with `record`.",
-        responses={200: RecordSerializer, **ERRORS},
+        responses={
+            200: RecordSerializer,
+            400: error_response("This kind has no record notation.", "no_record_notation"),
+            **NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["get"])
     def record(self, request: Request, pk: str) -> Response:
@@ -129,7 +176,13 @@ class GameViewSet(viewsets.GenericViewSet):
         return Response({"kind": game.kind, "record": record})
 
     @extend_schema(
-        summary="Take an open seat", request=None, responses={200: GameEnvelopeSerializer, **ERRORS}
+        summary="Take an open seat",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            400: error_response("No seat for you.", "not_open", "already_seated"),
+            **NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
@@ -137,7 +190,14 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._envelope(game)
 
     @extend_schema(
-        summary="Give up the game", request=None, responses={200: GameEnvelopeSerializer, **ERRORS}
+        summary="Give up the game",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            400: error_response("The game is not in play.", "game_not_active"),
+            **NOT_A_PLAYER,
+            **NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
@@ -148,7 +208,13 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="Play again with the same players",
         description="Seats turn by one so another player starts. Asking twice gives the same game.",
         request=None,
-        responses={201: GameEnvelopeSerializer, **ERRORS},
+        responses={
+            201: GameEnvelopeSerializer,
+            400: error_response("The game is not over yet.", "game_not_over"),
+            **NOT_A_PLAYER,
+            **NOT_FOUND,
+            **TOO_MANY_GAMES,
+        },
     )
     @action(detail=True, methods=["post"])
     def rematch(self, request: Request, pk: str) -> Response:
@@ -158,7 +224,14 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         summary="Remind the player to move",
         request=None,
-        responses={204: None, **ERRORS},
+        responses={
+            204: None,
+            400: error_response(
+                "Nobody to remind now.", "game_not_active", "nobody_to_poke", "poke_too_soon"
+            ),
+            **NOT_A_PLAYER,
+            **NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["post"])
     def poke(self, request: Request, pk: str) -> Response:
@@ -168,7 +241,8 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         methods=["GET"],
         summary="The move log as I may see it",
-        responses={200: MoveLogEntrySerializer(many=True), **ERRORS},
+        description="The whole log, oldest first, as a plain list (not paginated).",
+        responses={200: MoveLogEntrySerializer(many=True), **NOT_FOUND},
     )
     @extend_schema(
         methods=["POST"],
@@ -206,20 +280,43 @@ class GameViewSet(viewsets.GenericViewSet):
                 "Idempotency-Key",
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
-                description="Send the same key again (on a retry) and the move is played once.",
+                description="Send the same key again (on a retry) and the move is played once. "
+                f"At most {IDEMPOTENCY_KEY_MAX} characters.",
             )
         ],
         responses={
             200: GameEnvelopeSerializer,
-            **ERRORS,
-            409: OpenApiResponse(ErrorSerializer, description="stale_version: refetch the game."),
-            429: OpenApiResponse(ErrorSerializer, description="Too many moves; slow down."),
+            400: error_response(
+                "The move cannot be played.",
+                "invalid",
+                "bad_idempotency_key",
+                "malformed",
+                "illegal_move",
+                "game_not_active",
+            ),
+            403: error_response("Not yours to play.", "not_your_turn", "not_a_player"),
+            **NOT_FOUND,
+            409: error_response(
+                "The game changed since `expected_version`: refetch it (`current_version`).",
+                "stale_version",
+            ),
+            429: error_response(
+                "Too many moves (`THROTTLE_MOVES`); wait the seconds in `Retry-After`.",
+                "throttled",
+            ),
         },
     )
-    @action(detail=True, methods=["get", "post"])
+    # The log is one list; the performance work will add `?after=N` rather than pages.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def moves(self, request: Request, pk: str) -> Response:
         if request.method == "GET":
             return Response(selectors.moves_for(game=self._game(), viewer=request.user))
+        idempotency_key = request.headers.get("Idempotency-Key", "")
+        if len(idempotency_key) > IDEMPOTENCY_KEY_MAX:
+            raise ApiError(
+                code="bad_idempotency_key",
+                detail=f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_MAX} characters.",
+            )
         serializer = MoveRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game = services.move_submit(
@@ -227,13 +324,14 @@ class GameViewSet(viewsets.GenericViewSet):
             user=request.user,
             move=serializer.validated_data["move"],
             expected_version=serializer.validated_data["expected_version"],
-            idempotency_key=request.headers.get("Idempotency-Key", "")[:128],
+            idempotency_key=idempotency_key,
         )
         return self._envelope(game)
 
     def get_throttles(self):
         throttles = super().get_throttles()
-        if self.action == "moves" and self.request.method == "POST":
-            self.throttle_scope = "moves"
+        scope = THROTTLE_SCOPES.get((self.action, self.request.method))
+        if scope is not None:
+            self.throttle_scope = scope
             throttles.append(ScopedRateThrottle())
         return throttles

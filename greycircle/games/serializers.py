@@ -1,56 +1,187 @@
-"""Request and response shapes of the games API. Validation of shape only: rules live in engines."""
+"""Request and response shapes of the games API. Validation of shape only: rules live in engines.
+
+Refusals that cost nothing come first: a request is refused by the number of its seats before any
+seat is looked at, and all invited players are then looked up in one query, so a request with
+2,000 seats costs no more than one with two.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.db.models.functions import Lower
 from rest_framework import serializers
 
+from greycircle.api.errors import ApiError, shorten
+from greycircle.games import registry
 from greycircle.games.models import GameStatus
 from greycircle.games.services import SeatSpec
 
+# AbstractUser.username's length; a longer name cannot be anybody's.
+USERNAME_MAX_LENGTH = 150
+
+
+class KindField(serializers.ChoiceField):
+    """A registered game kind, refused as `unknown_kind` (without echoing more than a few chars).
+
+    The choices are read from the registry on every use rather than frozen at import: game apps
+    register their kinds when Django starts, and tests register their own.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=(), **kwargs)
+
+    @property
+    def choices(self) -> dict[str, str]:
+        return {game_kind.kind: game_kind.title for game_kind in registry.all_kinds()}
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        """Ignored: ChoiceField.__init__ sets choices; ours come from the registry."""
+
+    @property
+    def grouped_choices(self) -> dict[str, str]:
+        return self.choices
+
+    @property
+    def choice_strings_to_values(self) -> dict[str, str]:
+        return {kind: kind for kind in self.choices}
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, str) and data in self.choices:
+            return data
+        message = f"There is no game called {shorten(data)!r}."
+        raise ApiError(
+            code="unknown_kind", detail=message, extra={"fields": {self.field_name: [message]}}
+        )
+
+    def to_representation(self, value: Any) -> str:
+        return value
+
+
+def _bad_seats(detail: str) -> ApiError:
+    return ApiError(code="bad_seats", detail=detail)
+
 
 class SeatRequestSerializer(serializers.Serializer):
-    """Exactly one of: `user` (a username to invite), `ai_level` (a computer player), `open`."""
+    """Exactly one of: `user` (a username to invite), `ai_level` (a computer player), `open`.
 
-    user = serializers.CharField(required=False)
-    ai_level = serializers.CharField(required=False)
+    Shape only; `GameCreateSerializer` looks the users of all seats up together.
+    """
+
+    user = serializers.CharField(required=False, max_length=USERNAME_MAX_LENGTH)
+    ai_level = serializers.CharField(required=False, max_length=40)
     open = serializers.BooleanField(required=False)
 
-    def validate(self, attrs: dict) -> SeatSpec:
+    def validate(self, attrs: dict) -> dict[str, Any]:
         given = [name for name in ("user", "ai_level") if attrs.get(name)]
         if attrs.get("open"):
             given.append("open")
         if len(given) != 1:
             raise serializers.ValidationError("A seat needs exactly one of: user, ai_level, open.")
-        if "user" in given:
-            user = get_user_model().objects.filter(username__iexact=attrs["user"]).first()
-            if user is None:
-                raise serializers.ValidationError({"user": f"No player is called {attrs['user']}."})
-            return SeatSpec(user=user)
-        if "ai_level" in given:
-            return SeatSpec(ai_level=attrs["ai_level"])
-        return SeatSpec()
+        return {given[0]: attrs[given[0]]}
+
+
+class SeatListSerializer(serializers.ListSerializer):
+    """The seats, refused by their number before a single one is validated or looked up."""
+
+    def to_internal_value(self, data: Any) -> list[dict[str, Any]]:
+        if isinstance(data, list):
+            most = max((k.rules.max_seats for k in registry.all_kinds()), default=1) - 1
+            if len(data) > most:
+                raise _bad_seats(f"No game here has more than {most + 1} players.")
+        return super().to_internal_value(data)
 
 
 class GameCreateSerializer(serializers.Serializer):
-    kind = serializers.CharField(help_text="The game: circles, kingscorner or cirkis.")
+    kind = KindField(help_text="The game.")
     options = serializers.DictField(required=False, default=dict)
-    seats = SeatRequestSerializer(
-        many=True,
+    seats = SeatListSerializer(
+        child=SeatRequestSerializer(),
         help_text="The other seats in order (you take seat 0): a user, a computer or an open seat.",
     )
     record = serializers.CharField(
         required=False,
         default="",
         allow_blank=True,
+        max_length=10_000,
         help_text="Import: a game record (Circles: 'c5d6c3...') replayed into the new game, which "
-        "goes on from there. Every seat must be filled.",
+        "goes on from there. Every other seat must be a computer.",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Refuse too many seats for the kind, then turn the seats into `SeatSpec`s.
+
+        The service checks the seats fully; the count is checked here too because it must come
+        before the users are looked up.
+        """
+        game_kind = registry.get(attrs["kind"])
+        players = 1 + len(attrs["seats"])
+        if players > game_kind.rules.max_seats:
+            raise _bad_seats(
+                f"{game_kind.title} is played by at most {game_kind.rules.max_seats} players, "
+                f"not {players}."
+            )
+        attrs["seats"] = self._seat_specs(attrs["seats"])
+        return attrs
+
+    @staticmethod
+    def _seat_specs(seats: list[dict[str, Any]]) -> list[SeatSpec]:
+        """The seats with their users found, case-insensitively, in one query."""
+        wanted = {seat["user"].lower() for seat in seats if "user" in seat}
+        users = {}
+        if wanted:
+            found = (
+                get_user_model()
+                .objects.annotate(username_lower=Lower("username"))
+                .filter(username_lower__in=wanted)
+            )
+            users = {user.username_lower: user for user in found}
+        errors: list[dict[str, list[str]]] = []
+        specs = []
+        for seat in seats:
+            if "user" in seat:
+                user = users.get(seat["user"].lower())
+                if user is None:
+                    message = f"No player is called {shorten(seat['user'])}."
+                    errors.append({"user": [message]})
+                    continue
+                specs.append(SeatSpec(user=user))
+            else:
+                specs.append(SeatSpec(ai_level=seat.get("ai_level", "")))
+            errors.append({})
+        if any(errors):
+            raise serializers.ValidationError({"seats": errors})
+        return specs
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    """The filters of `GET /games/`. Empty parameters are left out before validation."""
+
+    kind = KindField(required=False, help_text="Only games of this kind.")
+    status = serializers.ChoiceField(
+        choices=GameStatus.choices,
+        required=False,
+        help_text="Only games in this state.",
+        error_messages={"invalid_choice": "A status is one of: open, active, finished, aborted."},
+    )
+    my_turn = serializers.BooleanField(
+        required=False, default=False, help_text="Only games waiting for my move."
+    )
+
+
+class OpenGamesQuerySerializer(serializers.Serializer):
+    """The filters of `GET /games/open/`."""
+
+    kind = KindField(required=False, help_text="Only games of this kind.")
 
 
 class MoveRequestSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(
-        min_value=0, help_text="The game's version you saw; a newer game answers 409."
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The game's version you saw; a newer game answers 409.",
     )
     move = serializers.DictField(help_text="The move, in the game's own JSON (see each kind).")
 
@@ -97,25 +228,14 @@ class GameEnvelopeSerializer(GameSummarySerializer):
 
 
 class MoveLogEntrySerializer(serializers.Serializer):
+    """One entry of the move log; the kind's own public fields (and your private ones) follow."""
+
     number = serializers.IntegerField()
     seat = serializers.IntegerField()
     at = serializers.DateTimeField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    """The API's one error shape, for the schema (greycircle.api.errors builds the errors)."""
-
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    current_version = serializers.IntegerField(
-        required=False, help_text="With stale_version: the game's version now."
+    imported = serializers.BooleanField(
+        help_text="Replayed from an imported record: nobody made this move on this site."
     )
-
-
-# "fields" would shadow Serializer.fields, so the member is declared after the class.
-ErrorSerializer._declared_fields["fields"] = serializers.DictField(
-    required=False, help_text="Per-field messages for invalid input."
-)
 
 
 class RecordSerializer(serializers.Serializer):

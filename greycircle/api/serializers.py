@@ -1,0 +1,19 @@
+"""The API's one error shape, for the schema (`greycircle.api.errors` builds the errors)."""
+
+from rest_framework import serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    """`{"code": ..., "detail": ..., "fields": {...}?}`; some codes add members of their own."""
+
+    code = serializers.CharField(help_text="What went wrong, for programs: see each response.")
+    detail = serializers.CharField(help_text="What went wrong, for people.")
+    current_version = serializers.IntegerField(
+        required=False, help_text="With stale_version: the game's version now."
+    )
+
+
+# "fields" would shadow Serializer.fields, so the member is declared after the class.
+ErrorSerializer._declared_fields["fields"] = serializers.DictField(
+    required=False, help_text="Per-field messages for invalid input."
+)
