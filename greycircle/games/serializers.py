@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.functions import Lower
 from rest_framework import serializers
 
+from accounts.usernames import normalize_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
 from greycircle.games.models import GameStatus
@@ -129,7 +130,7 @@ class GameCreateSerializer(serializers.Serializer):
     @staticmethod
     def _seat_specs(seats: list[dict[str, Any]]) -> list[SeatSpec]:
         """The seats with their users found, case-insensitively, in one query."""
-        wanted = {seat["user"].lower() for seat in seats if "user" in seat}
+        wanted = {_username_key(seat["user"]) for seat in seats if "user" in seat}
         users = {}
         if wanted:
             found = (
@@ -142,7 +143,7 @@ class GameCreateSerializer(serializers.Serializer):
         specs = []
         for seat in seats:
             if "user" in seat:
-                user = users.get(seat["user"].lower())
+                user = users.get(_username_key(seat["user"]))
                 if user is None:
                     message = f"No player is called {shorten(seat['user'])}."
                     errors.append({"user": [message]})
@@ -154,6 +155,11 @@ class GameCreateSerializer(serializers.Serializer):
         if any(errors):
             raise serializers.ValidationError({"seats": errors})
         return specs
+
+
+def _username_key(username: str) -> str:
+    """How a typed username is matched: in its stored (NFKC) form, ignoring case."""
+    return normalize_username(username).lower()
 
 
 class GameListQuerySerializer(serializers.Serializer):

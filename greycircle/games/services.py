@@ -467,7 +467,11 @@ def _move_apply(
 def _game_committed(
     game: Game, *, created: bool = False, joined: Seat | None = None, ended: bool = False
 ) -> None:
-    """After commit: tell everyone who watches the game, and wake a computer seat to move."""
-    events.game_changed(game=game, created=created, joined=joined, ended=ended)
+    """After commit: wake a computer seat to move, and tell everyone who watches the game.
+
+    The computer's turn is queued first, so that a failure while publishing never leaves it to
+    the stall sweep.
+    """
     if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
         tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)
+    events.game_changed(game=game, created=created, joined=joined, ended=ended)

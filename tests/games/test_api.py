@@ -338,6 +338,12 @@ def test_invited_players_are_looked_up_together_ignoring_case(alice, bob, carol,
     assert len(_username_lookups(queries.captured_queries)) == 1
 
 
+def test_an_invited_player_is_found_by_the_full_width_form_of_their_name(alice, bob, client_for):
+    response = create(client_for(alice), [{"user": "\uff42\uff4f\uff42"}])  # full-width "bob"
+    assert response.status_code == 201, response.json()
+    assert response.json()["seats"][1]["user"] == "bob"
+
+
 def test_an_unknown_player_is_named_per_seat(alice, bob, client_for):
     response = create(client_for(alice), [{"user": "nobody"}])
     assert response.status_code == 400
