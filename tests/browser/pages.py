@@ -20,3 +20,18 @@ def game_start(page: Page, *, kind: str, title: str, opponents: list[str]) -> No
     form.get_by_role("button", name=f"Start {title}").click()
     expect(page.locator("#connection")).to_have_text("Live")
     page.wait_for_function("() => window.greyCircleGame !== undefined")
+
+
+MOVE_LIST_CURRENT = """() => {
+  const count = window.greyCircleGame.envelope.move_count;
+  return document.querySelectorAll(".move-list li").length === count && { count };
+}"""
+
+
+def move_list_current(page: Page) -> int:
+    """Wait until the move list shows every move of the newest envelope; return how many.
+
+    The page fetches the log after an envelope, so reading the list's length at once can count a
+    log that is still on its way.
+    """
+    return page.wait_for_function(MOVE_LIST_CURRENT).json_value()["count"]

@@ -116,3 +116,67 @@ def test_keyboard_play_and_helpers_off(new_page, log_in):
     board.press("ArrowDown")
     board.press("Enter")
     expect(page.locator(".move-list li").first).to_have_text("1. White c5 (1 flipped)")
+
+
+# Counts, in the page, the move-log fetches it has sent and those whose answer it has read (the
+# page renders an answer in the same task as it reads it, so `read === sent` means all are shown).
+COUNT_MOVE_LOG_FETCHES = """(() => {
+  const fetches = (window.moveLogFetches = { sent: 0, read: 0 });
+  const fetch = window.fetch.bind(window);
+  window.fetch = (resource, options = {}) => {
+    const url = new URL(String(resource), location.href);
+    if ((options.method || "GET") !== "GET" || !url.pathname.endsWith("/moves/")) {
+      return fetch(resource, options);
+    }
+    fetches.sent += 1;
+    return fetch(resource, options).then((response) => {
+      const json = response.json.bind(response);
+      response.json = () => json().finally(() => { fetches.read += 1; });
+      return response;
+    });
+  };
+})();"""
+ALL_MOVE_LOGS_READ = "() => window.moveLogFetches.read === window.moveLogFetches.sent"
+
+
+def test_a_late_answer_with_an_older_move_log_does_not_replace_a_newer_one(new_page, log_in):
+    """Hold kit's fetch of the move log after kit's move until lou has moved and any newer fetch
+    has been answered: kit's page must end up listing both moves, not the late, shorter log."""
+    UserFactory(username="kit")
+    UserFactory(username="lou")
+    kit, lou = new_page(), new_page()
+    kit.add_init_script(COUNT_MOVE_LOG_FETCHES)
+    log_in(kit, "kit", PASSWORD)
+    log_in(lou, "lou", PASSWORD)
+    start_circles(kit, "user:lou")
+    lou.goto(kit.url)
+    expect(lou.locator("#connection")).to_have_text("Live")
+    kit.wait_for_function(ALL_MOVE_LOGS_READ)
+
+    held = []
+
+    def hold_the_first_log_fetch(route) -> None:
+        if route.request.method != "GET" or held:
+            route.continue_()
+            return
+        # The log as it is now (kit's move only), answered when the test says so.
+        held.append((route, route.fetch()))
+
+    kit.route("**/api/v1/games/*/moves/", hold_the_first_log_fetch)
+    kit.locator("rect[data-square=c5]").click()
+    kit.wait_for_function("() => window.greyCircleGame.envelope.move_count === 1")
+    kit.wait_for_function("() => window.moveLogFetches.sent > window.moveLogFetches.read")
+    expect(lou.locator("#status")).to_have_text("Your turn.")
+    lou.locator(f"rect[data-square={legal_squares(lou)[0]}]").click()
+    kit.wait_for_function("() => window.greyCircleGame.envelope.move_count === 2")
+    # A page that fetched the log again at once shows that newer log before the older arrives.
+    sent = kit.evaluate("window.moveLogFetches.sent")
+    kit.wait_for_function(f"() => window.moveLogFetches.read >= {sent - 1}")
+    assert len(held) == 1
+    route, response = held[0]
+    assert len(response.json()) == 1, "the held answer is the older log"
+    route.fulfill(response=response)
+
+    kit.wait_for_function(ALL_MOVE_LOGS_READ)
+    expect(kit.locator(".move-list li")).to_have_count(2, timeout=LIVE_WITHIN_MS)
+    expect(kit.locator(".move-list li").last).to_contain_text("2. ")

@@ -126,9 +126,8 @@ def test_sign_up_and_play_a_three_player_game_against_two_computers_to_the_end(p
     final = envelope(page)
     assert final["status"] == "finished"
     assert final["state"]["finished"] in {"target", "went_out", "blocked"}
-    scores = [int(s) for s in page.locator(".player__score").all_inner_texts()]
-    assert scores == final["state"]["scores"]
-    assert page.locator(".move-list li").count() == final["move_count"]
+    expect(page.locator(".player__score")).to_have_text([str(s) for s in final["state"]["scores"]])
+    expect(page.locator(".move-list li")).to_have_count(final["move_count"])
     expect(page.locator(".cirkis-field--lit")).to_have_count(0)
     expect(page.get_by_role("button", name="Rematch")).to_be_visible()
     expect(page.get_by_role("button", name="Resign")).to_be_hidden()

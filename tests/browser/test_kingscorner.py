@@ -12,7 +12,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from greycircle.games.models import Game
 from kingscorner.rules import RULES, GameState, position
-from tests.browser.pages import game_start
+from tests.browser.pages import game_start, move_list_current
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,7 +57,7 @@ def start_against_two_easy_computers(page: Page) -> None:
 
 def end_turn_and_wait_for_the_computers(page: Page) -> None:
     """End the turn; both computers' turns arrive live and it is your turn again."""
-    entries = log(page).count()
+    entries = move_list_current(page)
     page.get_by_role("button", name=re.compile(r"^End turn")).click()
     expect(log(page).nth(entries)).to_have_text(
         re.compile(r"^You (drew (10|[2-9AJQK])[♣♦♥♠]|ended the turn)$")
@@ -68,6 +68,7 @@ def end_turn_and_wait_for_the_computers(page: Page) -> None:
     )
     expect(page.locator("#status")).to_have_text("Your turn.")
     expect(page.locator("#notice")).to_have_text("It's your turn.")
+    move_list_current(page)
     seats_who_acted = {text.split(" ", 3)[2] for text in log(page).all_inner_texts()[entries + 1 :]}
     assert seats_who_acted == {"#2", "#3"}, "both computers took their turns"
 
@@ -104,7 +105,7 @@ def test_sign_up_and_play_two_easy_computers_by_drag_and_by_clicks(page: Page, s
             continue
         card, target = plays[0]["card"], plays[0]["to"]
         expect(hand_card(page, card)).to_have_class(re.compile(r"\bkc-card--playable\b"))
-        entries = log(page).count()
+        entries = move_list_current(page)
         if ways.pop(0) == "drag":
             hand_card(page, card).drag_to(pile_cards(page, target), source_position=CARD_CORNER)
         else:

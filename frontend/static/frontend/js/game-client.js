@@ -2,6 +2,13 @@
 // It keeps the newest envelope the server sent and never decides anything about the rules.
 
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+// Close codes after which reconnecting cannot help: log in again (4401), no such game (4404),
+// not allowed to watch it (4403).
+const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+// A move log still shorter than the newest envelope's move_count after this many fetches in a row
+// is left until the next envelope (the server commits a move before it announces it, so this
+// only happens when something is wrong; it must not become a busy loop).
+const MAX_BEHIND_FETCHES = 3;
 
 function cookie(name) {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
@@ -28,6 +35,8 @@ export class GameClient {
     this.envelope = envelope;
     this.id = envelope.id;
     this.moves = [];
+    this.movesLoading = null; // the fetch of the move log in flight, if any
+    this.movesWanted = false; // an envelope arrived while it was in flight: fetch again after it
     this.onEnvelope = onEnvelope || (() => {});
     this.onMoves = onMoves || (() => {});
     this.onConnection = onConnection || (() => {});
@@ -60,22 +69,63 @@ export class GameClient {
   }
 
   // Envelopes are whole: the newest version wins, older or repeated ones are dropped.
-  accept(envelope) {
-    if (envelope.id !== this.id || envelope.version <= this.envelope.version) return;
-    const previous = this.envelope;
-    this.envelope = envelope;
-    this.onEnvelope(envelope, previous);
-    if (envelope.move_count !== this.moves.length) this.loadMoves();
+  // `catchUp` (the first frame of a new socket) also refetches a move log that fell behind while
+  // the envelope did not change, e.g. when an earlier fetch of the log failed (a fetch in flight
+  // checks the log against the envelope when it ends anyway).
+  accept(envelope, { catchUp = false } = {}) {
+    if (envelope.id !== this.id) return;
+    if (envelope.version > this.envelope.version) {
+      const previous = this.envelope;
+      this.envelope = envelope;
+      this.onEnvelope(envelope, previous);
+    } else if (!catchUp || this.movesLoading) {
+      return;
+    }
+    if (this.envelope.move_count !== this.moves.length) this.loadMoves();
   }
 
   async refresh() {
     this.accept(await this.request("GET", `/api/v1/games/${this.id}/`));
   }
 
-  async loadMoves() {
-    const moves = await this.request("GET", `/api/v1/games/${this.id}/moves/`);
-    this.moves = moves;
-    this.onMoves(moves, this.envelope);
+  // The move log is fetched whole, one request at a time, so an older (shorter) answer can never
+  // arrive after a newer one and overwrite it. An envelope that comes in meanwhile asks for one
+  // more fetch after the current one; so does a log still behind the newest envelope.
+  loadMoves() {
+    if (this.movesLoading) {
+      this.movesWanted = true;
+      return this.movesLoading;
+    }
+    this.movesLoading = this.fetchMovesUntilCurrent().finally(() => {
+      this.movesLoading = null;
+    });
+    return this.movesLoading;
+  }
+
+  async fetchMovesUntilCurrent() {
+    let behind = 0;
+    for (;;) {
+      this.movesWanted = false;
+      let moves;
+      try {
+        moves = await this.fetchMoves();
+      } catch (error) {
+        // Left as it is; the next envelope (or reconnect) fetches the log again.
+        console.warn("The move list could not be loaded.", error);
+        return;
+      }
+      // The log only grows: never replace it with a shorter one.
+      if (moves.length >= this.moves.length) {
+        this.moves = moves;
+        this.onMoves(moves, this.envelope);
+      }
+      behind = this.moves.length >= this.envelope.move_count ? 0 : behind + 1;
+      if (!this.movesWanted && (behind === 0 || behind >= MAX_BEHIND_FETCHES)) return;
+    }
+  }
+
+  fetchMoves() {
+    return this.request("GET", `/api/v1/games/${this.id}/moves/`);
   }
 
   async play(move) {
@@ -102,21 +152,27 @@ export class GameClient {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/`);
     this.socket = socket;
+    let first = true;
     socket.addEventListener("open", () => {
       this.attempt = 0;
       this.onConnection("live");
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "game") this.accept(message.envelope);
+      if (message.type !== "game") return;
+      // A new socket's first frame is the newest envelope: catch up on what was missed.
+      this.accept(message.envelope, { catchUp: first });
+      first = false;
     });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
-      if (event.code === 4401 || event.code === 4404) {
+      if (FINAL_CLOSE_CODES.has(event.code)) {
         this.onConnection("closed");
         return;
       }
       this.onConnection("reconnecting");
+      // Meanwhile the REST API may still answer (e.g. 4503: the server lost its channel layer).
+      this.refresh().catch(() => {});
       const delay = RECONNECT_DELAYS_MS[Math.min(this.attempt, RECONNECT_DELAYS_MS.length - 1)];
       this.attempt += 1;
       setTimeout(() => this.connect(), delay);
