@@ -6,6 +6,7 @@ unless NUM_PROXIES trusts proxies, so rotating X-Forwarded-For escapes no limit.
 """
 
 import pytest
+from django.contrib.auth.hashers import make_password
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -26,7 +27,8 @@ def _fast_passwords(settings):
 
 @pytest.fixture
 def victim():
-    return UserFactory(username="victim")
+    # Hashed with the fast hasher above: every failed attempt checks the password against it.
+    return UserFactory(username="victim", password=make_password(PASSWORD))
 
 
 def app_login(username: str, password: str, ip: str, forwarded_for: str | None = None):

@@ -19,11 +19,6 @@ PASSWORD = "a-long-pass-phrase"
 SIGNUP = "/_allauth/app/v1/auth/signup"
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def app_signup(username: str, email: str):
     return APIClient().post(
         SIGNUP, {"username": username, "email": email, "password": PASSWORD}, format="json"

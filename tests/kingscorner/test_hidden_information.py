@@ -52,8 +52,7 @@ def cards_in(text: str) -> set[str]:
 
 
 def new_player():
-    # No password: hashing one costs far more than a whole in-process game.
-    return UserFactory(password=None)
+    return UserFactory()
 
 
 # --- the true state, and what each seat may see of it --------------------------------------------
