@@ -121,22 +121,41 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+
+def redis_settings(url: str) -> dict[str, dict[str, object]]:
+    """CHANNEL_LAYERS and CACHES on the Redis at `url`.
+
+    Redis may go away: the cache then acts as an empty one (rate limits fail open, logged once;
+    greycircle.cache) and sockets are closed with 4503 (greycircle.games.consumers). A Redis that is
+    down refuses at once; one that is unreachable is given up on after a connect timeout.
+    """
+    return {
+        "CHANNEL_LAYERS": {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                # channels-redis waits up to 5 s in BZPOPMIN for a message; redis-py 8 times a read
+                # out after 5 s by default, which would break idle sockets. Allow longer reads.
+                # No retries (redis-py's default): the sockets must notice a lost connection,
+                # since a restarted Redis has forgotten their groups.
+                "CONFIG": {
+                    "hosts": [{"address": url, "socket_timeout": 15, "socket_connect_timeout": 1}],
+                    "prefix": "greycircle",
+                },
+            }
+        },
+        "CACHES": {
+            "default": {
+                "BACKEND": "greycircle.cache.ResilientRedisCache",
+                "LOCATION": url,
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+            }
+        },
+    }
+
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # channels-redis waits up to 5 s in BZPOPMIN for a message; redis-py 8 times a read out
-            # after 5 s by default, which would break idle sockets. Allow longer reads.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                "prefix": "greycircle",
-            },
-        }
-    }
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    globals().update(redis_settings(REDIS_URL))
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -233,7 +252,6 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 20,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "greycircle.api.errors.exception_handler",
-    # Proxies in front of the servers whose X-Forwarded-For is trusted; 0 = use the peer address.
     # JSON only: forms and multipart get 415, and the schema offers apps nothing else.
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -2,78 +2,235 @@
 
 `ws/games/{id}/` sends the viewer's envelope on connect and after every change; a client that sees
 a version gap refetches. `ws/me/` carries the user's notifications.
+
+Every socket is accepted first, so that a refusal reaches the client as a close code:
+
+- 4401: not authenticated (log in, then reconnect);
+- 4403: not allowed (an inactive account, or a session cookie sent from another site's page);
+- 4404: no such game;
+- 4503: live updates are unavailable (the server lost Redis): reconnect with backoff, and refetch
+  over REST meanwhile. Sent to sockets that are open when their server loses Redis, and to sockets
+  opened while it is down. (4503 rather than 1012/1013: Daphne only sends 1000 and 3000-4999.)
+
+Clients send only `{"type": "ping"}` (answered with `{"type": "pong"}`). Any other frame is answered
+with `{"type": "error", "code": "malformed"|"too_large"|"too_deep"|"unsupported", "detail": ...}`
+and the socket stays open.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
+import logging
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+from redis.exceptions import RedisError
 
+from greycircle.api.jsonlimits import JsonRejected, json_loads_limited
 from greycircle.games import events, selectors
+from greycircle.outages import REDIS_ERRORS, Outage
+
+logger = logging.getLogger(__name__)
 
 NOT_AUTHENTICATED = 4401
+FORBIDDEN = 4403
 NOT_FOUND = 4404
+UNAVAILABLE = 4503
+
+# Clients only send pings; nothing they may send comes near these.
+MAX_FRAME_BYTES = 4096
+MAX_FRAME_DEPTH = 8
+# Joining or leaving a group waits at most this long for Redis.
+GROUP_TIMEOUT = 3.0
+
+live_updates = Outage(
+    "live updates (sockets)",
+    consequence="this server's sockets are closed with 4503 and new ones refused until it is back",
+)
+
+# The sockets of this process that are in a group, to close them all when Redis is lost: a
+# restarted Redis has forgotten their groups, so they would never hear of a change again.
+_live: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class LiveChannelLost(Exception):
+    """Another socket of this process found that the channel layer failed."""
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """A stream of one channel group: authentication, close codes, pings, frame limits, outages.
+
+    Subclasses say which group a user joins (`join`) and what to send first (`hello`).
+    """
+
+    group: str | None = None
+
+    async def join(self, user: Any) -> str | None:
+        """The group this user's socket joins; None if there is nothing to follow (4404)."""
+        raise NotImplementedError
+
+    async def hello(self, user: Any) -> dict[str, Any] | None:
+        """The first message, sent once the socket is in its group; None if it is gone (4404)."""
+        raise NotImplementedError
+
+    async def __call__(self, scope, receive, send):
+        # AsyncConsumer.__call__, but a lost channel layer closes the socket with 4503 rather than
+        # escaping as an exception (which servers turn into 1011 or a dropped connection).
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.base_send = send
+        self._lost = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        self._accepted = self._closed = False
+        channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+        try:
+            await await_many_dispatch([receive, channel_receive, self._until_lost], self.dispatch)
+        except StopConsumer:
+            pass
+        except RedisError as error:
+            # Only the channel layer's receive raises these here: the handlers catch their own.
+            await self._live_channel_lost(error)
+        except LiveChannelLost:
+            await self._live_channel_lost(None)
+        finally:
+            _live.discard(self)
+
+    async def _until_lost(self) -> dict[str, Any]:
+        """Completes when another socket of this process saw the channel layer fail."""
+        await self._lost.wait()
+        return {"type": "live.lost"}
+
+    async def live_lost(self, message: dict[str, Any]) -> None:
+        raise LiveChannelLost()
+
+    async def _live_channel_lost(self, error: BaseException | None) -> None:
+        _live.discard(self)
+        if error is not None:
+            live_updates.failed(error)
+            others = [other for other in _live if other._loop is self._loop]
+            if others:
+                logger.info("closing %d more sockets of this server with 4503", len(others))
+            for other in others:
+                other._lost.set()
+        if not self._accepted:
+            await self.accept()
+        if not self._closed:
+            await self.close(code=UNAVAILABLE)
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        self._accepted = True
+        await super().accept(subprotocol, headers)
+
+    async def close(self, code=None, reason=None) -> None:
+        self._closed = True
+        await super().close(code, reason)
+
     async def connect(self) -> None:
+        await self.accept()
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=NOT_AUTHENTICATED)
+            refused = self.scope.get("auth_refused")
+            await self.close(code=FORBIDDEN if refused else NOT_AUTHENTICATED)
             return
-        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        opened = await self._open(game_id, user)
-        if opened is None:
+        group = await self.join(user)
+        if group is None:
             await self.close(code=NOT_FOUND)
             return
-        self.group, envelope = opened
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json({"type": "game", "envelope": envelope})
-
-    @database_sync_to_async
-    def _open(self, game_id: int, user: Any) -> tuple[str, dict[str, Any]] | None:
-        game = selectors.game_for_viewer(game_id=game_id)
-        if game is None:
-            return None
-        seat = selectors.seat_index_for(game=game, viewer=user)
-        envelope = events.jsonable(selectors.game_view_for_seat(game=game, seat=seat))
-        return events.game_group(game_id, seat), envelope
+        if live_updates.skip():
+            await self.close(code=UNAVAILABLE)
+            return
+        try:
+            await asyncio.wait_for(
+                self.channel_layer.group_add(group, self.channel_name), GROUP_TIMEOUT
+            )
+        except REDIS_ERRORS as error:
+            live_updates.failed(error)
+            await self.close(code=UNAVAILABLE)
+            return
+        live_updates.succeeded()
+        self.group = group
+        _live.add(self)
+        # In the group first, then the snapshot: a change in between is sent after it, never lost.
+        first = await self.hello(user)
+        if first is None:
+            await self.close(code=NOT_FOUND)
+            return
+        await self.send_json(first)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        _live.discard(self)
+        if self.group is None:
+            return
+        # Without Redis the group forgets the channel when it expires.
+        with contextlib.suppress(*REDIS_ERRORS):
+            await asyncio.wait_for(
+                self.channel_layer.group_discard(self.group, self.channel_name), GROUP_TIMEOUT
+            )
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if text_data is None:
+            await self.send_error("malformed", "Send JSON text frames; binary frames are refused.")
+            return
+        try:
+            content = json_loads_limited(
+                text_data, max_bytes=MAX_FRAME_BYTES, max_depth=MAX_FRAME_DEPTH
+            )
+        except JsonRejected as rejected:
+            await self.send_error(rejected.code, rejected.detail)
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Moves go through the REST API (one path for validation and idempotency); the socket
         # only answers pings so clients can detect dead connections.
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
+        else:
+            await self.send_error("unsupported", 'The only message to send is {"type": "ping"}.')
+
+    async def send_error(self, code: str, detail: str) -> None:
+        await self.send_json({"type": "error", "code": code, "detail": detail})
+
+
+class GameConsumer(LiveConsumer):
+    async def join(self, user: Any) -> str | None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        return await self._group_for(user)
+
+    @database_sync_to_async
+    def _group_for(self, user: Any) -> str | None:
+        game = selectors.game_for_viewer(game_id=self.game_id)
+        if game is None:
+            return None
+        return events.game_group(game.pk, selectors.seat_index_for(game=game, viewer=user))
+
+    @database_sync_to_async
+    def hello(self, user: Any) -> dict[str, Any] | None:
+        game = selectors.game_for_viewer(game_id=self.game_id)
+        if game is None:
+            return None
+        seat = selectors.seat_index_for(game=game, viewer=user)
+        envelope = events.jsonable(selectors.game_view_for_seat(game=game, seat=seat))
+        return {"type": "game", "envelope": envelope}
 
     async def game_envelope(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "game", "envelope": message["envelope"]})
 
 
-class MeConsumer(AsyncJsonWebsocketConsumer):
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=NOT_AUTHENTICATED)
-            return
-        self.group = events.user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json({"type": "hello", "user": user.username})
+class MeConsumer(LiveConsumer):
+    async def join(self, user: Any) -> str | None:
+        return events.user_group(user.pk)
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
+    async def hello(self, user: Any) -> dict[str, Any]:
+        return {"type": "hello", "user": user.username}
 
     async def user_notification(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "notification", "notification": message["notification"]})

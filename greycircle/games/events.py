@@ -7,6 +7,7 @@ personal group for notifications (`ws/me/`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -17,6 +18,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 
 from greycircle.games import registry, selectors
 from greycircle.games.models import Game, GameStatus, Seat
+from greycircle.outages import REDIS_ERRORS, Outage
 
 logger = logging.getLogger(__name__)
 
@@ -35,15 +37,36 @@ def jsonable(payload: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
 
 
+# Publishing never holds up the request or task that made the change for longer than this.
+PUBLISH_TIMEOUT = 2.0
+publishing = Outage(
+    "live updates (publishing)",
+    consequence="changes are not sent to sockets until it is back; clients catch up by version "
+    "when their sockets reconnect",
+)
+
+
+async def _group_send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), timeout=PUBLISH_TIMEOUT)
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    if publishing.skip():
+        # Redis failed a moment ago: don't make every publish of this change wait on it again.
+        return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(_group_send)(layer, group, message)
+    except REDIS_ERRORS as error:
+        # The change is committed; a client that missed this update catches up by version (its
+        # socket is closed with 4503 when its server loses Redis, and reconnects).
+        publishing.failed(error)
     except Exception:
-        # The move is committed; a client that missed this update catches up by version.
         logger.exception("could not publish to %s", group)
+    else:
+        publishing.succeeded()
 
 
 def game_changed(

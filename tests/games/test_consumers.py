@@ -1,11 +1,14 @@
 """Live game updates over real WebSocket consumers (the full ASGI app, auth middleware included)."""
 
+import json
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from greycircle.asgi import application
+from tests.factories import PASSWORD
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -19,6 +22,17 @@ def signed_in(user) -> tuple[APIClient, bytes]:
     client = APIClient()
     client.force_login(user)
     return client, f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def app_login(user) -> str:
+    """Log in as an app does; the session token."""
+    response = APIClient().post(
+        "/_allauth/app/v1/auth/login",
+        {"username": user.username, "password": PASSWORD},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    return response.json()["meta"]["session_token"]
 
 
 async def open_socket(path: str, cookie: bytes | None, *, origin=ORIGIN) -> WebsocketCommunicator:
@@ -100,30 +114,94 @@ async def test_the_socket_answers_pings(setup_game):
     await socket.disconnect()
 
 
-async def test_anonymous_sockets_are_closed(setup_game):
+async def closed_with(socket: WebsocketCommunicator) -> int:
+    """Connect, expecting the socket to be accepted and then closed; the close code."""
+    connected, _ = await socket.connect()
+    assert connected, "refusals are sent after accepting, so that the client sees the code"
+    message = await socket.receive_output(timeout=2)
+    assert message["type"] == "websocket.close", message
+    # Complete the closing handshake as a server does, so the consumer ends now rather than being
+    # cancelled with the event loop (which channels-redis does not always survive).
+    await socket.send_input({"type": "websocket.disconnect", "code": message["code"]})
+    await socket.wait(timeout=2)
+    return message["code"]
+
+
+async def test_anonymous_sockets_are_closed_with_4401(setup_game):
     _, game, _, _, _ = await setup_game()
-    socket = await open_socket(f"/ws/games/{game['id']}/", None)
-    connected, code = await socket.connect()
-    assert not connected
-    assert code == 4401
+    assert await closed_with(await open_socket(f"/ws/games/{game['id']}/", None)) == 4401
+    assert await closed_with(await open_socket("/ws/me/", None)) == 4401
 
 
-async def test_a_cookie_from_another_site_does_not_authenticate(setup_game):
+async def test_a_cookie_from_another_site_is_refused_with_4403(setup_game):
     _, game, a_cookie, _, _ = await setup_game()
     socket = await open_socket(
         f"/ws/games/{game['id']}/", a_cookie, origin=(b"origin", b"https://evil.example")
     )
-    connected, code = await socket.connect()
-    assert not connected
-    assert code == 4401
+    assert await closed_with(socket) == 4403
 
 
-async def test_an_unknown_game_is_closed_with_404(setup_game):
+async def test_the_cookie_counts_only_from_the_handshakes_own_origin(setup_game):
+    """Scheme, host and port of the Origin must be those of the Host (tests/accounts/
+    test_websocket_auth.py has the cases); a page on another port is another site."""
+    _, game, a_cookie, _, _ = await setup_game()
+
+    def socket(origin: bytes) -> WebsocketCommunicator:
+        headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000"), (b"cookie", a_cookie)]
+        return WebsocketCommunicator(application, f"/ws/games/{game['id']}/", headers=headers)
+
+    assert await closed_with(socket(b"http://127.0.0.1:9999")) == 4403
+    same = socket(b"http://127.0.0.1:8000")
+    assert (await same.connect())[0]
+    assert (await same.receive_json_from())["envelope"]["you"] == 0
+    await same.disconnect()
+
+
+async def test_an_inactive_account_is_refused_with_4403(setup_game, alice):
+    _, game, a_cookie, _, _ = await setup_game()
+    token = await sync_to_async(app_login)(alice)
+    alice.is_active = False
+    await sync_to_async(alice.save)()
+    by_cookie = await open_socket(f"/ws/games/{game['id']}/", a_cookie)
+    assert await closed_with(by_cookie) == 4403
+    by_token = WebsocketCommunicator(
+        application, "/ws/me/", headers=[(b"x-session-token", token.encode())]
+    )
+    assert await closed_with(by_token) == 4403
+
+
+async def test_an_unknown_game_is_closed_with_4404(setup_game):
     _, _, a_cookie, _, _ = await setup_game()
-    socket = await open_socket("/ws/games/999999/", a_cookie)
-    connected, code = await socket.connect()
-    assert not connected
-    assert code == 4404
+    assert await closed_with(await open_socket("/ws/games/999999/", a_cookie)) == 4404
+
+
+BAD_FRAMES = [
+    ({"bytes_data": b"\x00\x01"}, "malformed"),
+    ({"text_data": "ping"}, "malformed"),
+    ({"text_data": '{"type": "ping"'}, "malformed"),
+    ({"text_data": "[" * 1000 + "]" * 1000}, "too_deep"),
+    ({"text_data": json.dumps({"type": "ping", "pad": "x" * 5000})}, "too_large"),
+    ({"text_data": '{"type": "move", "square": "c5"}'}, "unsupported"),
+    ({"text_data": "[1]"}, "unsupported"),
+]
+
+
+@pytest.mark.parametrize("stream", ["game", "me"])
+async def test_a_bad_frame_gets_an_error_frame_and_the_socket_stays_open(setup_game, stream):
+    _, game, a_cookie, _, _ = await setup_game()
+    socket = await open_socket(
+        f"/ws/games/{game['id']}/" if stream == "game" else "/ws/me/", a_cookie
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    for frame, code in BAD_FRAMES:
+        await socket.send_to(**frame)
+        error = await socket.receive_json_from()
+        assert (error["type"], error["code"]) == ("error", code), frame
+        assert error["detail"]
+        await socket.send_json_to({"type": "ping"})
+        assert await socket.receive_json_from() == {"type": "pong"}
+    await socket.disconnect()
 
 
 async def test_an_idle_socket_still_gets_the_next_move(setup_game):

@@ -153,13 +153,13 @@ export class GameClient {
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/`);
     this.socket = socket;
     let first = true;
-    socket.addEventListener("open", () => {
-      this.attempt = 0;
-      this.onConnection("live");
-    });
+    socket.addEventListener("open", () => this.onConnection("live"));
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type !== "game") return;
+      // Only a socket that delivers the game counts as back: one refused after opening (4503
+      // while the server has no live updates) keeps backing off.
+      this.attempt = 0;
       // A new socket's first frame is the newest envelope: catch up on what was missed.
       this.accept(message.envelope, { catchUp: first });
       first = false;

@@ -1,0 +1,86 @@
+"""A Redis cache that fails open: while Redis is unavailable it behaves as an empty cache.
+
+The cache holds only what may be lost: throttling histories (DRF and allauth rate limits) and the
+poke interval. Without Redis every read is a miss and every write is dropped, so rate limits are not
+enforced until Redis is back (failing open), instead of every request answering 500. The outage is
+logged once, and for a second after a failure requests skip Redis rather than wait on it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+
+from greycircle.outages import REDIS_ERRORS, Outage
+
+T = TypeVar("T")
+
+# One state per Redis location and process: Django makes a cache object per thread.
+_outages: dict[tuple[str, ...], Outage] = {}
+
+
+def outage_for(servers: list[str]) -> Outage:
+    outage = Outage(
+        "cache", consequence="rate limits are not enforced until it is back (logged once)"
+    )
+    return _outages.setdefault(tuple(servers), outage)
+
+
+class ResilientRedisCache(RedisCache):
+    """`RedisCache` whose operations act as a miss or a no-op while Redis fails."""
+
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self.outage = outage_for(self._servers)
+
+    def _guard(self, fallback: T, operation: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if self.outage.skip():
+            return fallback
+        try:
+            result = operation(*args, **kwargs)
+        except REDIS_ERRORS as error:
+            self.outage.failed(error)
+            return fallback
+        self.outage.succeeded()
+        return result
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        # "Added": callers that take a lock or a once-per-interval slot with add() go ahead.
+        return self._guard(True, super().add, key, value, timeout, version)
+
+    def get(self, key, default=None, version=None):
+        return self._guard(default, super().get, key, default, version)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(None, super().set, key, value, timeout, version)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(False, super().touch, key, timeout, version)
+
+    def delete(self, key, version=None):
+        return self._guard(False, super().delete, key, version)
+
+    def get_many(self, keys, version=None):
+        return self._guard({}, super().get_many, keys, version)
+
+    def has_key(self, key, version=None):
+        return self._guard(False, super().has_key, key, version)
+
+    def incr(self, key, delta=1, version=None):
+        missing = object()
+        result = self._guard(missing, super().incr, key, delta, version)
+        if result is missing:
+            raise ValueError(f"Key '{key}' not found.")
+        return result
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(list(data), super().set_many, data, timeout, version)
+
+    def delete_many(self, keys, version=None):
+        return self._guard(None, super().delete_many, keys, version)
+
+    def clear(self):
+        return self._guard(False, super().clear)

@@ -1,0 +1,405 @@
+"""Redis down: REST reads and moves keep working, sockets close with 4503, live updates come back.
+
+Each test runs its own redis-server on a free port and stops it (never the shared one), with the
+production settings for Redis (greycircle.settings.redis_settings) pointed at it; the last test
+runs the site as a real server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websockets
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+from websockets.sync.client import connect as ws_connect
+
+from greycircle import cache as resilient_cache
+from greycircle.asgi import application
+from greycircle.games import consumers, events
+from greycircle.settings import redis_settings
+from tests.factories import PASSWORD
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_SERVER = shutil.which("redis-server")
+NO_PERSISTENCE = ("--save", "", "--appendonly", "no")
+UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
+
+pytestmark = [
+    pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server"),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("tictactoe", "close_thread_connections"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(check, *, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            result = check()
+        except Exception:
+            result = None
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def redis_answers(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
+        conn.sendall(b"PING\r\n")
+        return conn.recv(16).startswith(b"+PONG")
+
+
+class RedisServer:
+    """A throwaway redis-server that a test can stop and start again on the same port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, *("--port", str(self.port), "--bind", "127.0.0.1"), *NO_PERSISTENCE],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: redis_answers(self.port), timeout=10, what="redis-server")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+def reset_outages() -> None:
+    for outage in resilient_cache._outages.values():
+        outage.reset()
+    events.publishing.reset()
+    consumers.live_updates.reset()
+
+
+@pytest.fixture
+def on_redis(settings, redis_server) -> Iterator[RedisServer]:
+    """The cache and the channel layer of this process on `redis_server`, as in production."""
+    for name, value in redis_settings(redis_server.url).items():
+        setattr(settings, name, value)
+    reset_outages()
+    yield redis_server
+    reset_outages()
+
+
+def outage_warnings(caplog, what: str) -> list[str]:
+    return [
+        record.getMessage()
+        for record in caplog.records
+        if record.name == "greycircle.outages"
+        and record.levelno == logging.WARNING
+        and record.getMessage().startswith(what)
+    ]
+
+
+def new_game(alice, bob) -> tuple[APIClient, APIClient, dict]:
+    a_client, b_client = APIClient(), APIClient()
+    a_client.force_login(alice)
+    b_client.force_login(bob)
+    response = a_client.post("/api/v1/games/", {"kind": "tictactoe", "seats": [{"user": "bob"}]})
+    assert response.status_code == 201, response.content
+    return a_client, b_client, response.json()
+
+
+def game_socket(game_id: int, client: APIClient) -> WebsocketCommunicator:
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+
+
+def test_rest_reads_and_moves_work_while_redis_is_down(on_redis, alice, bob, caplog):
+    a_client, b_client, game = new_game(alice, bob)
+    on_redis.stop()
+    caplog.set_level(logging.INFO, logger="greycircle.outages")
+
+    started = time.monotonic()
+    assert a_client.get(f"/api/v1/games/{game['id']}/").status_code == 200
+    assert b_client.get("/api/v1/games/").status_code == 200
+    version = game["version"]
+    for cell, player in [(4, a_client), (0, b_client), (8, a_client)]:
+        played = player.post(
+            f"/api/v1/games/{game['id']}/moves/",
+            {"expected_version": version, "move": {"cell": cell}},
+        )
+        assert played.status_code == 200, played.content
+        version = played.json()["version"]
+    # The poke interval lives in the cache too: without it the poke is allowed.
+    poked = a_client.post(f"/api/v1/games/{game['id']}/poke/")  # alice waits for bob
+    assert poked.status_code in {200, 204}, poked.content
+    assert a_client.get(f"/api/v1/games/{game['id']}/moves/").status_code == 200
+    assert time.monotonic() - started < 10  # no request waits on the dead Redis for long
+
+    # Logged once per outage, not once per request.
+    assert len(outage_warnings(caplog, "cache: Redis is unavailable")) == 1
+    assert len(outage_warnings(caplog, "live updates (publishing): Redis is unavailable")) == 1
+
+
+def test_rate_limits_come_back_with_redis(on_redis, alice, monkeypatch, caplog):
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "user": "3/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    client = APIClient()
+    client.force_login(alice)
+    on_redis.stop()
+    caplog.set_level(logging.INFO, logger="greycircle.outages")
+    assert [client.get("/api/v1/me/").status_code for _ in range(5)] == [200] * 5  # fails open
+    on_redis.start()
+    outage = resilient_cache._outages[(on_redis.url,)]
+    wait_for(lambda: not outage.skip(), timeout=3, what="the retry interval")
+    assert [client.get("/api/v1/me/").status_code for _ in range(4)] == [200, 200, 200, 429]
+    assert any("available again" in record.getMessage() for record in caplog.records)
+
+
+async def receive_close(socket: WebsocketCommunicator, *, timeout: float) -> int:
+    """Skip to the close frame; its code."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await socket.receive_output(timeout=max(0.1, deadline - time.monotonic()))
+        if message["type"] == "websocket.close":
+            # Complete the closing handshake as a server does, so the consumer ends now.
+            await socket.send_input({"type": "websocket.disconnect", "code": message["code"]})
+            await socket.wait(timeout=2)
+            return message["code"]
+
+
+async def test_open_sockets_are_closed_with_4503_when_redis_goes_away(on_redis, alice, bob):
+    _, b_client, game = await sync_to_async(new_game)(alice, bob)
+    sockets = [game_socket(game["id"], b_client) for _ in range(2)]
+    cookie = f"sessionid={b_client.cookies['sessionid'].value}".encode()
+    sockets.append(
+        WebsocketCommunicator(
+            application, "/ws/me/", headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
+        )
+    )
+    for each in sockets:
+        assert (await each.connect())[0]
+        await each.receive_json_from()
+
+    await asyncio.to_thread(on_redis.stop)
+    for each in sockets:
+        assert await receive_close(each, timeout=5) == UNAVAILABLE
+
+
+async def test_a_socket_opened_while_redis_is_down_gets_4503_then_live_updates_resume(
+    on_redis, alice, bob
+):
+    a_client, b_client, game = await sync_to_async(new_game)(alice, bob)
+    await asyncio.to_thread(on_redis.stop)
+
+    refused = game_socket(game["id"], b_client)
+    assert (await refused.connect())[0]
+    assert await receive_close(refused, timeout=5) == UNAVAILABLE
+
+    await asyncio.to_thread(on_redis.start)
+    deadline = time.monotonic() + 5
+    while True:  # within a second of the last failure, sockets are refused without trying Redis
+        socket = game_socket(game["id"], b_client)
+        assert (await socket.connect())[0]
+        first = await socket.receive_output(timeout=3)
+        if first["type"] == "websocket.send":
+            break
+        assert first["code"] == UNAVAILABLE
+        await socket.send_input({"type": "websocket.disconnect", "code": UNAVAILABLE})
+        await socket.wait(timeout=2)
+        assert time.monotonic() < deadline, "sockets are still refused after Redis came back"
+        await asyncio.sleep(0.1)
+
+    played = await sync_to_async(a_client.post)(
+        f"/api/v1/games/{game['id']}/moves/",
+        {"expected_version": game["version"], "move": {"cell": 4}},
+    )
+    assert played.status_code == 200
+    update = await socket.receive_json_from(timeout=3)
+    assert update["envelope"]["version"] == played.json()["version"]
+    await socket.disconnect()
+
+
+@pytest.fixture
+def hung_redis() -> Iterator[str]:
+    """A Redis that accepts connections and never answers (a hung server, a lost network)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(100)
+        yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+
+
+def test_a_hung_redis_delays_requests_by_a_few_seconds_at_most(settings, hung_redis, alice, bob):
+    a_client, b_client, game = new_game(alice, bob)  # with the in-memory defaults
+    for name, value in redis_settings(hung_redis).items():
+        setattr(settings, name, value)
+    reset_outages()
+    try:
+        for request in [
+            lambda: b_client.get(f"/api/v1/games/{game['id']}/"),
+            lambda: a_client.post(
+                f"/api/v1/games/{game['id']}/moves/",
+                {"expected_version": game["version"], "move": {"cell": 4}},
+            ),
+        ]:
+            started = time.monotonic()
+            response = request()
+            # A cache timeout (1 s) and a publish timeout (2 s), then Redis is skipped for a while.
+            assert response.status_code == 200, response.content
+            assert time.monotonic() - started < 5
+    finally:
+        reset_outages()
+
+
+# --- The site as a real server process -------------------------------------------------------
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+@pytest.fixture(params=["uvicorn", "daphne"])
+def site(request, redis_server, tmp_path) -> Iterator[str]:
+    """`greycircle.asgi:application` served by a child process on `redis_server`; its base URL."""
+    port = free_port()
+    command = {
+        "uvicorn": [
+            "uvicorn",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        "daphne": ["daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0"],
+    }[request.param]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "greycircle.settings",
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_server.url,
+    }
+    env.pop("SECRET_KEY", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", *command, "greycircle.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "server.log").open("w"),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: http(f"{base}/api/v1/me/")[0] in {401, 403}, timeout=30, what="the server")
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def http(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("X-Session-Token", token)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, {}
+
+
+def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
+    site, redis_server, alice, bob
+):
+    # A real game kind: the server process knows nothing of the tests' tic-tac-toe.
+    a_client, b_client = APIClient(), APIClient()
+    a_client.force_login(alice)
+    b_client.force_login(bob)
+    created = a_client.post("/api/v1/games/", {"kind": "circles", "seats": [{"user": "bob"}]})
+    assert created.status_code == 201, created.content
+    game = created.json()
+    url = f"{site}/api/v1/games/{game['id']}/"
+    ws_url = site.replace("http", "ws") + f"/ws/games/{game['id']}/"
+    headers = {"Origin": site, "Cookie": f"sessionid={b_client.cookies['sessionid'].value}"}
+
+    def token(user) -> str:
+        login = {"username": user.username, "password": PASSWORD}
+        status, body = http(f"{site}/_allauth/app/v1/auth/login", login)
+        assert status == 200, body
+        return body["meta"]["session_token"]
+
+    def play(user) -> dict:
+        who = token(user)
+        envelope = http(url, token=who)[1]
+        move = {"expected_version": envelope["version"], "move": envelope["legal_moves"][0]}
+        status, played = http(f"{url}moves/", move, token=who)
+        assert status == 200, played
+        return played
+
+    with ws_connect(ws_url, additional_headers=headers, open_timeout=5) as live:
+        assert json.loads(live.recv(timeout=5))["type"] == "game"
+        redis_server.stop()
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            live.recv(timeout=5)
+    assert closed.value.rcvd is not None, "closed without a close frame"
+    assert closed.value.rcvd.code == UNAVAILABLE
+
+    # Logging in (allauth's rate limits use the cache), reading and moving still work.
+    played = play(alice)
+
+    redis_server.start()
+
+    deadline = time.monotonic() + 10
+    while True:  # sockets are refused for a moment after the last failure
+        with ws_connect(ws_url, additional_headers=headers, open_timeout=5) as live:
+            try:
+                first = json.loads(live.recv(timeout=5))
+            except websockets.ConnectionClosed as refused:
+                assert refused.rcvd.code == UNAVAILABLE  # noqa: PT017
+                assert time.monotonic() < deadline, "sockets still refused after Redis came back"
+                time.sleep(0.1)
+                continue
+            assert first["envelope"]["version"] == played["version"]
+            played = play(bob)
+            assert json.loads(live.recv(timeout=5))["envelope"]["version"] == played["version"]
+            break
