@@ -10,7 +10,8 @@ Every socket is accepted first, so that a refusal reaches the client as a close 
 - 4404: no such game;
 - 4503: live updates are unavailable (the server lost Redis): reconnect with backoff, and refetch
   over REST meanwhile. Sent to sockets that are open when their server loses Redis, and to sockets
-  opened while it is down. (4503 rather than 1012/1013: Daphne only sends 1000 and 3000-4999.)
+  opened while it is down. (4503 rather than 1013, so that every refusal of ours is a 4xxx code;
+  Daphne, which the browser tests still serve with, sends only 1000 and 3000-4999.)
 
 Clients send only `{"type": "ping"}` (answered with `{"type": "pong"}`). Any other frame is answered
 with `{"type": "error", "code": "malformed"|"too_large"|"too_deep"|"unsupported", "detail": ...}`
