@@ -153,3 +153,12 @@ def game_record_for(*, game: Game) -> str | None:
     if not game.state:
         return ""
     return rules.record(rules.decode(game.state))
+
+
+def game_replay(*, game: Game) -> dict[str, Any]:
+    """The encoded state reached by replaying the move log from the game's seed."""
+    rules = registry.get(game.kind).rules
+    state = rules.new_game(game.seats.count(), seed=game.seed, options=game.options)
+    for logged in game.moves.order_by("number").values_list("data", flat=True):
+        state = rules.play(state, rules.parse_move(logged))
+    return rules.encode(state)

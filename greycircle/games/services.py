@@ -92,26 +92,11 @@ def game_create(
         raise GameInvalid("bad_options", error.message) from None
     recorded_moves = _record_parse(rules, record, opponents) if record else []
 
-    now = timezone.now()
     with transaction.atomic():
-        game = Game.objects.create(
-            kind=kind, options=normalised_options, created_by=creator, version=0
+        game = _game_seat(
+            Game(kind=kind, options=normalised_options, created_by=creator),
+            seats=[SeatSpec(user=creator), *opponents],
         )
-        specs = [SeatSpec(user=creator), *opponents]
-        Seat.objects.bulk_create(
-            Seat(
-                game=game,
-                index=index,
-                user=spec.user,
-                ai_level=spec.ai_level,
-                joined_at=None if spec.is_open else now,
-            )
-            for index, spec in enumerate(specs)
-        )
-        if not any(spec.is_open for spec in specs):
-            _game_start(game, seat_count=seat_count)
-        game.save()
-        game = Game.objects.with_seats().get(pk=game.pk)
         ended = _record_replay(game, recorded_moves)
         transaction.on_commit(lambda: _game_committed(game, created=True, ended=ended))
     return game
@@ -257,26 +242,11 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
             return existing
-        seats = list(game.seats.all())
-        turned = seats[1:] + seats[:1]
-        rematch = Game.objects.create(
-            kind=game.kind, options=game.options, created_by=user, rematch_of=game
+        seats = [SeatSpec(user=seat.user, ai_level=seat.ai_level) for seat in game.seats.all()]
+        rematch = _game_seat(
+            Game(kind=game.kind, options=game.options, created_by=user, rematch_of=game),
+            seats=seats[1:] + seats[:1],
         )
-        now = timezone.now()
-        Seat.objects.bulk_create(
-            Seat(
-                game=rematch,
-                index=index,
-                user_id=seat.user_id,
-                ai_level=seat.ai_level,
-                joined_at=now if not seat.is_open else None,
-            )
-            for index, seat in enumerate(turned)
-        )
-        if not any(seat.is_open for seat in turned):
-            _game_start(rematch, seat_count=len(turned))
-        rematch.save()
-        rematch = Game.objects.with_seats().get(pk=rematch.pk)
         game.version += 1
         game.save(update_fields=["version", "updated_at"])
 
@@ -320,15 +290,6 @@ def game_abort(*, game_id: int) -> Game:
     return game
 
 
-def game_replay(*, game: Game) -> dict[str, Any]:
-    """The encoded state reached by replaying the move log from the game's seed."""
-    rules = registry.get(game.kind).rules
-    state = rules.new_game(game.seats.count(), seed=game.seed, options=game.options)
-    for logged in game.moves.order_by("number").values_list("data", flat=True):
-        state = rules.play(state, rules.parse_move(logged))
-    return rules.encode(state)
-
-
 # --- internals ------------------------------------------------------------------------------
 
 
@@ -365,6 +326,29 @@ def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
                 "bad_record", f"Move {number} of the record: {error.detail}"
             ) from None
     return ended
+
+
+def _game_seat(game: Game, *, seats: Sequence[SeatSpec]) -> Game:
+    """Save the new `game` with `seats` in order; it starts at once if no seat is open.
+
+    Returns it again from the database with its seats attached.
+    """
+    game.save()
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            index=index,
+            user=spec.user,
+            ai_level=spec.ai_level,
+            joined_at=None if spec.is_open else now,
+        )
+        for index, spec in enumerate(seats)
+    )
+    if not any(spec.is_open for spec in seats):
+        _game_start(game, seat_count=len(seats))
+        game.save()
+    return Game.objects.with_seats().get(pk=game.pk)
 
 
 def _game_lock(game_id: int) -> Game:

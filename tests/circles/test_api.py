@@ -6,7 +6,7 @@ import pytest
 
 from circles.rules import RULES
 from greycircle.games.models import Game, Move
-from greycircle.games.services import game_replay
+from greycircle.games.selectors import game_replay
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ import pytest
 
 from cirkis.board import TOUCH_MASKS
 from greycircle.games.models import Game, GameStatus
-from greycircle.games.services import game_replay
+from greycircle.games.selectors import game_replay
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

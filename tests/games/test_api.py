@@ -242,7 +242,7 @@ def test_a_computer_seat_moves_in_the_background(alice, client_for, run_tasks):
 
 
 def test_replaying_the_log_from_the_seed_gives_the_stored_state(game, alice, bob, client_for):
-    from greycircle.games.services import game_replay
+    from greycircle.games.selectors import game_replay
 
     a, b = client_for(alice), client_for(bob)
     version = game["version"]

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from greycircle.games import services
+from greycircle.games import selectors, services
 from greycircle.games.errors import GameConflict
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
@@ -126,4 +126,4 @@ def test_replay_from_seed_and_log_equals_the_stored_state(duel, alice, bob):
             game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
         )
     stored = Game.objects.get(pk=game.pk)
-    assert services.game_replay(game=stored) == stored.state
+    assert selectors.game_replay(game=stored) == stored.state

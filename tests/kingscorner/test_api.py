@@ -8,7 +8,7 @@ import re
 import pytest
 
 from greycircle.games.models import Game, GameStatus
-from greycircle.games.services import game_replay
+from greycircle.games.selectors import game_replay
 from kingscorner.cards import card_name, parse_card
 from kingscorner.rules import RULES, position
 
