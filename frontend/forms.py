@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 
+from accounts.selectors import username_key, users_by_username
 from greycircle.games.registry import GameKind
 from greycircle.games.services import SeatSpec
 
@@ -49,8 +49,16 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        seats = range(1, self.game_kind.rules.max_seats)
+        users = users_by_username(
+            usernames=[
+                cleaned.get(f"username_{index}", "")
+                for index in seats
+                if cleaned.get(f"seat_{index}") == FRIEND
+            ]
+        )
         opponents: list[SeatSpec] = []
-        for index in range(1, self.game_kind.rules.max_seats):
+        for index in seats:
             choice = cleaned.get(f"seat_{index}", NOBODY)
             if choice == NOBODY:
                 continue
@@ -58,7 +66,7 @@ class NewGameForm(forms.Form):
                 opponents.append(SeatSpec())
             elif choice == FRIEND:
                 username = cleaned.get(f"username_{index}", "").strip()
-                user = get_user_model().objects.filter(username__iexact=username).first()
+                user = users.get(username_key(username))
                 if not username or user is None:
                     self.add_error(f"username_{index}", f"No player is called {username!r}.")
                     continue
