@@ -26,7 +26,18 @@ def home(request: HttpRequest) -> HttpResponse:
             _game_row(game, request.user)
             for game in selectors.games_for_user(user=request.user)[:HOME_GAMES_LIMIT]
         ]
-    return render(request, "frontend/home.html", {"games": games})
+    return render(request, "frontend/home.html", {"games": games, "game_cards": _game_cards()})
+
+
+def _game_cards() -> list[dict[str, Any]]:
+    """Each kind's card on the home page: its app's `<kind>/card.html`, or a plain one."""
+    return [
+        {
+            "game_kind": game_kind,
+            "templates": [f"{game_kind.kind}/card.html", "frontend/includes/game_card.html"],
+        }
+        for game_kind in registry.all_kinds()
+    ]
 
 
 def _game_row(game: Game, viewer: Any) -> dict[str, Any]:

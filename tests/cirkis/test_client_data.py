@@ -118,4 +118,4 @@ def test_the_game_page_embeds_the_board_and_links_its_styles(client, alice, data
     match = KIND_DATA.search(html)
     assert match is not None
     assert json.loads(match.group(1)) == json.loads(json.dumps(data))
-    assert "frontend/cirkis.css" in html
+    assert "cirkis/page.css" in html

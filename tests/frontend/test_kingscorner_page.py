@@ -114,9 +114,15 @@ def test_after_the_game_every_page_shows_every_hand_and_its_penalty(
         assert not QUOTED_CARD.search(rest)
 
 
-def test_the_page_has_a_kingscorner_renderer():
-    renderer = finders.find("frontend/js/games/kingscorner.js")
-    assert renderer is not None
-    assert "export function mount(" in Path(renderer).read_text()
-    page_script = finders.find("frontend/js/game-page.js")
-    assert 'kingscorner: () => import("./games/kingscorner.js")' in Path(page_script).read_text()
+def test_the_kingscorner_app_serves_its_page_module_and_stylesheet(client, game, alice):
+    module = finders.find("kingscorner/page.js")
+    assert module is not None
+    assert finders.find("kingscorner/page.css") is not None
+    source = Path(module).read_text()
+    assert "export function mount(" in source
+    assert "describeMove(entry, envelope)" in source
+    assert "describeOutcome(outcome)" in source
+
+    _, html = page_for(client, alice, game)
+    assert '"kingscorner/page": "/static/kingscorner/page.js"' in html
+    assert 'href="/static/kingscorner/page.css"' in html

@@ -161,3 +161,19 @@ def test_the_game_page_carries_the_viewers_envelope(client, alice, bob):
     assert envelope["legal_moves"] == []
     assert "csrftoken" in response.cookies
     assert client.get("/games/999999/").status_code == 404
+
+
+def test_each_game_card_comes_from_its_app_and_a_kind_without_one_gets_a_plain_card(
+    client, tictactoe
+):
+    response = client.get("/")
+
+    html = response.content.decode()
+    templates = {template.name for template in response.templates}
+    assert {"circles/card.html", "kingscorner/card.html", "cirkis/card.html"} <= templates
+    cards = re.findall(r'<li class="game-card game-card--(\w+)">(.*?)</li>', html, flags=re.S)
+    by_kind = dict(cards)
+    assert set(by_kind) == {"circles", "cirkis", "kingscorner", "tictactoe"}
+    assert "Penrose" in by_kind["cirkis"]
+    assert '<h3 class="game-card__title">Tic-tac-toe</h3>' in by_kind["tictactoe"]
+    assert '<p class="game-card__players">2 players</p>' in by_kind["tictactoe"]

@@ -1,22 +1,21 @@
 // The game page: seats, status, actions, notices and the move list around a kind's board renderer.
 // Everything shown comes from the server's envelope; the page never judges a move itself.
+//
+// Each game app serves its page module as the static file `<kind>/page.js`, imported here by the
+// import-map name "<kind>/page" (the base template maps every name to its hashed static URL, so
+// one deploy's modules never mix with another's). The module exports mount(container, context),
+// which returns the kind's renderer:
+//   render(envelope, previous)          draw the board (required)
+//   describeMove(entry, envelope)       one line of the move list
+//   describeOutcome(outcome, envelope)  how the game was won, e.g. "by going out"; "" for nothing
+//   seatMarker(seat), seatScore(envelope, seat), notices(envelope, previous), record(envelope)
+// Everything but render is optional: the page has a plain wording for whatever a kind leaves out.
 
-import { ApiError, GameClient } from "./game-client.js";
+import { ApiError, GameClient } from "greycircle/game-client";
 
-const RENDERERS = {
-  circles: () => import("./games/circles.js"),
-  cirkis: () => import("./games/cirkis.js"),
-  kingscorner: () => import("./games/kingscorner.js"),
-};
-
+// Ways any game can end, whatever its kind.
 const REASONS = {
   resignation: "by resignation",
-  more_discs: "on discs",
-  tie: "",
-  went_out: "by going out",
-  stalemate: "at a stalemate",
-  target: "by reaching the target",
-  blocked: "when nobody could play",
 };
 
 const root = document.getElementById("game");
@@ -42,21 +41,36 @@ function seatName(envelope, index) {
   return envelope.seats[index].name;
 }
 
-function statusLine(envelope) {
+/** How the game was won, in the kind's words if it has some, else the platform's. */
+function outcomeWords(envelope, renderer) {
+  const { outcome } = envelope;
+  const words = renderer.describeOutcome?.(outcome, envelope);
+  if (words !== undefined && words !== null) return words;
+  return REASONS[outcome.reason] ?? "";
+}
+
+function describeMove(entry, envelope, renderer) {
+  const line = renderer.describeMove?.(entry, envelope);
+  if (line) return line;
+  const who = entry.seat === null || entry.seat === undefined ? "" : ` ${seatName(envelope, entry.seat)}`;
+  return `${entry.number}.${who} moved`;
+}
+
+function statusLine(envelope, renderer) {
   switch (envelope.status) {
     case "open":
       return "Waiting for players to join.";
     case "aborted":
       return "This game was stopped by the staff.";
     case "finished": {
-      const { winners, reason } = envelope.outcome;
-      const how = REASONS[reason] ?? reason;
+      const { winners } = envelope.outcome;
       if (winners.length === 0) return "Game over: a tie.";
       if (winners.length > 1) {
         return `Game over: ${winners.map((w) => seatName(envelope, w)).join(" and ")} share the win.`;
       }
       const winner = winners[0] === envelope.you ? "You win" : `${envelope.seats[winners[0]].name} wins`;
-      return `Game over: ${winner} ${how}.`.replace(" .", ".");
+      const how = outcomeWords(envelope, renderer);
+      return how ? `Game over: ${winner} ${how}.` : `Game over: ${winner}.`;
     }
     default: {
       if (envelope.to_move === envelope.you) return "Your turn.";
@@ -106,7 +120,16 @@ function renderMoves(moves, envelope, renderer) {
   list.replaceChildren(
     ...moves.map((entry) => {
       const item = document.createElement("li");
-      item.textContent = renderer.describeMove(entry, envelope);
+      item.textContent = describeMove(entry, envelope, renderer);
+      if (entry.imported) {
+        // Replayed from a record: nobody made this move here.
+        item.classList.add("move-list__item--imported");
+        const tag = document.createElement("span");
+        tag.className = "move-list__imported";
+        tag.textContent = "imported";
+        tag.title = "Replayed from an imported record: nobody made this move on this site.";
+        item.append(" ", tag);
+      }
       return item;
     }),
   );
@@ -117,7 +140,13 @@ function renderMoves(moves, envelope, renderer) {
 }
 
 async function main() {
-  const module = await RENDERERS[initial.kind]();
+  let module;
+  try {
+    module = await import(`${initial.kind}/page`);
+  } catch (error) {
+    notify("This game cannot be shown: its page failed to load. Reload the page to try again.", "error");
+    throw error;
+  }
   let client;
   const context = {
     showHelpers: settings.showHelpers,
@@ -139,7 +168,7 @@ async function main() {
     renderer.render(envelope, previous);
     renderSeats(envelope, renderer);
     renderActions(envelope);
-    text($("#status"), statusLine(envelope));
+    text($("#status"), statusLine(envelope, renderer));
     const notices = previous ? renderer.notices?.(envelope, previous) ?? [] : [];
     if (notices.length) notify(notices.join(" "));
   }

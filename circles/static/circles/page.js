@@ -5,6 +5,8 @@
 const SVG = "http://www.w3.org/2000/svg";
 const FILES = "abcdefgh";
 const COLOURS = ["white", "black"];
+// How a game of Circles is won (the status line: "Game over: You win on discs.").
+const OUTCOMES = { more_discs: "on discs", tie: "" };
 
 function svg(tag, attributes = {}) {
   const element = document.createElementNS(SVG, tag);
@@ -141,6 +143,9 @@ export function mount(container, context) {
       let line = `${entry.number}. ${who} ${entry.square} (${flips} flipped)`;
       for (const seat of entry.passed ?? []) line += ` — ${COLOURS[seat]} passes`;
       return line;
+    },
+    describeOutcome(outcome) {
+      return OUTCOMES[outcome.reason];
     },
     record(envelope) {
       return envelope.state?.record ?? "";

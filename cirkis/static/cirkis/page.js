@@ -15,6 +15,13 @@ const FREE_TURN_REASONS = {
   center_star: "completed the Center Star",
   first_sliver: "first Sliver",
 };
+// How a game of CirKis is won (the status line: "Game over: You win by reaching the target.").
+const OUTCOMES = {
+  target: "by reaching the target",
+  went_out: "by going out",
+  blocked: "when nobody could play",
+};
+// Why a round ended (the move list and notices).
 const FINISHED = {
   target: "reached the target",
   went_out: "went out",
@@ -665,6 +672,9 @@ export function mount(container, context) {
       const texts = eventTexts(envelope.state.last_events, true);
       if (!texts.length) return [];
       return [`${capitalised(texts.join("; "))}.`];
+    },
+    describeOutcome(outcome) {
+      return OUTCOMES[outcome.reason];
     },
     describeMove(entry, envelope) {
       // The log also tells which fields belong to one piece: the board outlines pieces with it.

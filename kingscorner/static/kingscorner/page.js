@@ -15,6 +15,8 @@ const LAYOUT = ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"];
 const CORNERS = new Set(["NE", "SE", "SW", "NW"]);
 const TEXT_STYLE = "\uFE0E"; // keeps ♥ and ♦ from turning into emoji on phones
 const DRAG_THRESHOLD_PX = 6;
+// How a game of King's Corner is won (the status line: "Game over: You win by going out.").
+const OUTCOMES = { went_out: "by going out", stalemate: "at a stalemate" };
 
 const rankText = (card) => (card[0] === "T" ? "10" : card[0]);
 const suitOf = (card) => card[1];
@@ -592,6 +594,9 @@ export function mount(container, context) {
         notes.push("It's your turn.");
       }
       return notes;
+    },
+    describeOutcome(outcome) {
+      return OUTCOMES[outcome.reason];
     },
     describeMove(entry, envelope) {
       const you = entry.seat === envelope.you;

@@ -1,0 +1,75 @@
+"""Where each game's page files are, by convention from its kind, and the page's import map.
+
+A game app serves its page module as `<kind>/page.js` and its stylesheet as `<kind>/page.css`
+(in `<app>/static/<kind>/`); the platform finds them by name, never by importing the app.
+
+The page's ES modules import one another by bare names ("greycircle/game-client", "circles/page")
+that the import map rendered in the page turns into `{% static %}` URLs. With the manifest storage
+of production those are the hashed file names, so a browser never combines the modules of two
+deploys: a new page imports only new files and an old page only old ones.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from greycircle.games import registry
+
+register = template.Library()
+
+# Modules of the platform itself, by import-map name.
+SHARED_MODULES = {
+    "greycircle/game-client": "frontend/js/game-client.js",
+    "greycircle/game-page": "frontend/js/game-page.js",
+}
+
+# JSON in a <script> element: these must not end it or open a comment (as json_script does).
+_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+def page_module_name(kind: str) -> str:
+    """The import-map name of a kind's page module."""
+    return f"{kind}/page"
+
+
+@register.simple_tag
+def page_module(kind: str) -> str:
+    """The static path of a kind's page module."""
+    return f"{kind}/page.js"
+
+
+@register.simple_tag
+def page_stylesheet(kind: str) -> str:
+    """The static path of a kind's page stylesheet."""
+    return f"{kind}/page.css"
+
+
+def module_paths() -> dict[str, str]:
+    """Every ES module the pages import: import-map name -> static path."""
+    paths = dict(SHARED_MODULES)
+    for game_kind in registry.all_kinds():
+        paths[page_module_name(game_kind.kind)] = page_module(game_kind.kind)
+    return paths
+
+
+def import_map() -> dict[str, dict[str, str]]:
+    imports = {}
+    for name, path in module_paths().items():
+        try:
+            imports[name] = static(path)
+        except ValueError:
+            # Not in the manifest: a kind without a page (e.g. one registered only by tests).
+            continue
+    return {"imports": imports}
+
+
+@register.simple_tag
+def import_map_script() -> SafeString:
+    """The page's <script type="importmap">; it must come before any module script."""
+    data = json.dumps(import_map(), indent=2).translate(_SCRIPT_ESCAPES)
+    return format_html('<script type="importmap">{}</script>', SafeString(data))
