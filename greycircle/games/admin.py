@@ -3,12 +3,21 @@
 Nothing here may reveal hidden information: the raw `Game.state` (hands, the deck), `Game.seed`
 (it fixes every deal) and `Move.private` are never shown. The only change staff can make is to
 abort a game, and that goes through `services.game_abort` like every other state change.
+
+`GameAdminBase` is the whole of that, for subclassing: each game app registers one for its proxy
+model of `Game` (`circles.admin.CirclesGameAdmin` on `CirclesGame`, ...) and overrides
+`render_view` (the position drawn from the spectator view) and `describe_move` (a log entry in
+words). Permissions follow the registered model, so a proxy's own permissions
+(``circles.view_circlesgame``; ``circles.change_circlesgame`` to abort) give a moderator that
+game only. `GameAdmin`, on `Game` itself, shows every kind as JSON; the platform imports no game.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import admin, messages
@@ -103,24 +112,53 @@ class SeatInline(GamePartInline):
 
 
 class MoveInline(GamePartInline):
-    """The move log as spectators see it: `Move.public` only, never `Move.private` or `data`."""
+    """The move log as spectators see it: `Move.public` only, never `Move.private` or `data`.
+
+    Each entry is shown by the game admin's `describe_move` (`game_admin` and `seat_names` are set
+    on every instance by `GameAdminBase.get_inline_instances`).
+    """
 
     model = Move
     verbose_name = "move"
     verbose_name_plural = "move log (public entries only)"
     fields = ("number", "seat", "player", "public_entry", "created_at")
     readonly_fields = fields
+    game_admin: GameAdminBase | None = None
+    seat_names: list[str] = []
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
         return super().get_queryset(request).select_related("player").order_by("number")
 
     @admin.display(description="entry")
     def public_entry(self, move: Move) -> str:
-        return json.dumps(move.public, sort_keys=True, cls=DjangoJSONEncoder)
+        if self.game_admin is None:
+            return public_json(move.public)
+        try:
+            return self.game_admin.describe_move(move.public, move.seat, self.seat_names)
+        except Exception:  # an entry the words do not know: show it as it is
+            logger.exception("could not describe move %s of game %s", move.number, move.game_id)
+            return public_json(move.public)
 
 
-@admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+def public_json(entry: Any) -> str:
+    return json.dumps(entry, sort_keys=True, cls=DjangoJSONEncoder)
+
+
+def seat_name(names: Sequence[str], seat: int | None) -> str:
+    """The name of the player at `seat` (``Seat 3`` when the game has no such seat)."""
+    if seat is not None and 0 <= seat < len(names):
+        return names[seat]
+    return f"Seat {seat + 1}" if seat is not None else "nobody"
+
+
+class GameAdminBase(admin.ModelAdmin):
+    """A read-only game admin: the spectator view, the public log, seats; abort via the service.
+
+    Subclasses for one kind set `kind` and override `render_view` and `describe_move`. They must
+    keep to the spectator view: `render_view` is only ever given `rules.view(state, None)`.
+    """
+
+    kind: str | None = None  # None: every kind (the platform's own admin)
     list_display = (
         "id",
         "kind",
@@ -170,6 +208,35 @@ class GameAdmin(admin.ModelAdmin):
     change_form_template = "admin/games/game/change_form.html"
     abort_confirmation_template = "admin/games/game/abort_confirmation.html"
 
+    # --- lists -------------------------------------------------------------------------------
+
+    def get_list_display(self, request: HttpRequest) -> Sequence[str]:
+        names = super().get_list_display(request)
+        return names if self.kind is None else tuple(name for name in names if name != "kind")
+
+    def get_list_display_links(
+        self, request: HttpRequest, list_display: Sequence[str]
+    ) -> Sequence[str]:
+        names = super().get_list_display_links(request, list_display)
+        return tuple(name for name in names or () if name in list_display)
+
+    def get_list_filter(self, request: HttpRequest) -> Sequence[Any]:
+        filters = super().get_list_filter(request)
+        return filters if self.kind is None else tuple(f for f in filters if f != "kind")
+
+    # --- what a game kind overrides -----------------------------------------------------------
+
+    def render_view(self, game: Game, view: dict[str, Any], seat_names: list[str]) -> str:
+        """HTML for the spectator view `view` of `game` (the default: its JSON)."""
+        return format_html(
+            '<pre class="spectator-view">{}</pre>',
+            json.dumps(view, indent=2, sort_keys=True, cls=DjangoJSONEncoder),
+        )
+
+    def describe_move(self, entry: dict[str, Any], seat: int, seat_names: list[str]) -> str:
+        """One public log entry, made by `seat` (the default: its JSON)."""
+        return public_json(entry)
+
     # --- permissions: look, and abort; nothing else -------------------------------------------
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -189,7 +256,17 @@ class GameAdmin(admin.ModelAdmin):
     # --- lists and pages ----------------------------------------------------------------------
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return super().get_queryset(request).with_seats().select_related("created_by")
+        queryset = super().get_queryset(request).with_seats().select_related("created_by")
+        return queryset if self.kind is None else queryset.filter(kind=self.kind)
+
+    def get_inline_instances(self, request: HttpRequest, obj: Game | None = None) -> list[Any]:
+        inlines = super().get_inline_instances(request, obj)
+        names = [seat.name for seat in obj.seats.all()] if obj is not None else []
+        for inline in inlines:
+            if isinstance(inline, MoveInline):
+                inline.game_admin = self
+                inline.seat_names = names
+        return inlines
 
     @admin.display(description="players")
     def players(self, game: Game) -> str:
@@ -208,10 +285,11 @@ class GameAdmin(admin.ModelAdmin):
         except Exception:
             logger.exception("could not show the state of game %s", game.pk)
             return "The stored state could not be read by the rules (see the server log)."
-        return format_html(
-            '<pre class="spectator-view">{}</pre>',
-            json.dumps(view, indent=2, sort_keys=True, cls=DjangoJSONEncoder),
-        )
+        try:
+            return self.render_view(game, view, [seat.name for seat in game.seats.all()])
+        except Exception:
+            logger.exception("could not draw the state of game %s", game.pk)
+            return "The position could not be drawn (see the server log)."
 
     def render_change_form(
         self,
@@ -248,8 +326,17 @@ class GameAdmin(admin.ModelAdmin):
             game = services.game_abort(game_id=game_id)
         except (GameInvalid, GameNotFound):
             return None
-        self.log_change(request, game, "Aborted the game.")
+        self.log_change(request, self._as_model(game), "Aborted the game.")
         return game
+
+    def _as_model(self, game: Game) -> Game:
+        """`game` as an instance of this admin's model (a proxy: same row, same fields), so that
+        the admin's history records it under that model."""
+        if type(game) is self.model or not issubclass(self.model, Game):
+            return game
+        proxied = copy.copy(game)
+        proxied.__class__ = self.model
+        return proxied
 
     @admin.action(description="Abort selected games", permissions=["abort"])
     def abort_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
@@ -308,3 +395,40 @@ class GameAdmin(admin.ModelAdmin):
         }
         request.current_app = self.admin_site.name
         return TemplateResponse(request, self.abort_confirmation_template, context)
+
+
+@admin.register(Game)
+class GameAdmin(GameAdminBase):
+    """Every game of every kind, the state as JSON; links to a kind's own admin where there is
+    one and the user may see it."""
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Game | None = None,
+    ) -> HttpResponse:
+        if obj is not None:
+            kind_admin = self.kind_admin(obj.kind)
+            if kind_admin is not None and kind_admin.has_view_or_change_permission(request, obj):
+                opts = kind_admin.opts
+                context["kind_admin_url"] = reverse(
+                    f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_change",
+                    args=[obj.pk],
+                )
+                context["kind_admin_name"] = opts.verbose_name
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def kind_admin(self, kind: str) -> GameAdminBase | None:
+        """The admin a game app registered for `kind`, if any."""
+        for model_admin in self.admin_site._registry.values():
+            if (
+                isinstance(model_admin, GameAdminBase)
+                and model_admin is not self
+                and model_admin.kind == kind
+            ):
+                return model_admin
+        return None

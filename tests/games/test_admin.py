@@ -319,3 +319,48 @@ def test_staff_who_may_only_view_games_cannot_abort(game):
     assert client.post(abort_url(game)).status_code == 403
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
+
+
+# --- the base for the games' own admins -----------------------------------------------------------
+
+
+def test_the_platform_admin_imports_no_game():
+    import ast
+    from pathlib import Path
+
+    import greycircle.games.admin as module
+
+    tree = ast.parse(Path(module.__file__).read_text())
+    imported = {
+        name.split(".")[0]
+        for node in ast.walk(tree)
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+    }
+    assert not imported & {"circles", "kingscorner", "cirkis"}
+
+
+def test_a_game_page_links_to_its_kind_s_admin_only_for_those_who_may_see_it(
+    admin_client, alice, bob
+):
+    circles = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    link = f'href="/admin/circles/circlesgame/{circles.pk}/change/" class="kind-admin"'
+    assert link in admin_client.get(change_url(circles)).content.decode()
+
+    viewer = UserFactory(is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+    client = Client()
+    client.force_login(viewer)
+    page = client.get(change_url(circles))
+    assert page.status_code == 200
+    assert "kind-admin" not in page.content.decode()
+    assert '<pre class="spectator-view">' in page.content.decode()  # the platform shows JSON
+
+
+def test_a_game_without_an_admin_of_its_own_has_no_link(admin_client, game):
+    assert "kind-admin" not in admin_client.get(change_url(game)).content.decode()
