@@ -1,12 +1,15 @@
-"""CirKis: one computer level against another in 2-player games, on the pure engine only.
+"""CirKis: one computer level against others, on the pure engine only.
 
     python -m bench.cirkis_match --a hard --b normal --games 50 --budget-ms 1000
+    python -m bench.cirkis_match --a easy --b easy --seats 3 --games 24 --long-game
 
-Game ``g`` seats level A at seat ``g % 2`` (so A starts every other game) and level B at the other
-seat. CirKis has no chance, so the games differ only by the players' seeds: each computer move gets
-its own seed from one `random.Random(seed)`, which makes a run reproducible. Prints A's wins,
-losses and shared wins (ties), the endings, the mean points, and the mean (wall clock and CPU)
-and slowest thinking time per move of each level.
+Game ``g`` seats level A at seat ``g % seats`` (so A starts every ``seats``-th game) and level B at
+every other seat (2 seats by default). CirKis has no chance, so the games differ only by the
+players' seeds: each computer move gets its own seed from one `random.Random(seed)`, which makes
+a run reproducible. Prints A's wins, losses and shared wins (ties), the endings, the mean points
+(B: the best B seat), and the mean (wall clock and CPU) and slowest thinking time per move of each
+level. Long games also print the rounds played, how the rounds ended, the scoreless rounds and the
+final totals below 100.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cirkis.ai import LEVELS, choose_move
-from cirkis.rules import RULES
+from cirkis.rules import LONG_TARGET, RULES, GameState
 
 MAX_PLIES = 2_000
 
@@ -36,6 +39,10 @@ class Tally:
     seconds: Counter[str] = field(default_factory=Counter)
     cpu: Counter[str] = field(default_factory=Counter)
     slowest: Counter[str] = field(default_factory=Counter)
+    rounds: int = 0
+    round_endings: Counter[str] = field(default_factory=Counter)
+    scoreless: int = 0
+    below_target: list[list[int]] = field(default_factory=list)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--a", choices=LEVELS, default="hard", help="the level measured")
     parser.add_argument("--b", choices=LEVELS, default="normal", help="its opponent")
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seats", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--seed", type=int, default=1, help="seed of the computers' seeds")
     parser.add_argument("--budget-ms", type=int, default=1000, help="the AI's budget_ms")
     parser.add_argument("--center-ring", action="store_true", help="play the Center Ring option")
@@ -54,12 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     tally = Tally()
     started = time.perf_counter()
     for game in range(args.games):
-        a_seat = game % 2
-        levels = (args.a, args.b) if a_seat == 0 else (args.b, args.a)
+        a_seat = game % args.seats
+        levels = tuple(args.a if seat == a_seat else args.b for seat in range(args.seats))
         scores, winners = play_game(levels, rng, args.budget_ms, options, tally)
         tally.games += 1
         tally.points["A"] += scores[a_seat]
-        tally.points["B"] += scores[1 - a_seat]
+        tally.points["B"] += max(s for seat, s in enumerate(scores) if seat != a_seat)
         if a_seat in winners:
             if len(winners) > 1:
                 tally.shared += 1
@@ -71,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
 
     games = tally.games or 1
     print(
-        f"CirKis: A={args.a} vs B={args.b}, {tally.games} 2-player games, "
+        f"CirKis: A={args.a} vs B={args.b}, {tally.games} {args.seats}-player games, "
         f"budget {args.budget_ms} ms, seed {args.seed}, options {options}"
     )
     print(f"  A wins   {tally.wins}  ({tally.wins / games:.0%})")
@@ -79,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  ties     {tally.shared}  (shared wins)")
     print(f"  endings  {dict(sorted(tally.reasons.items()))}")
     print(f"  mean points A {tally.points['A'] / games:.1f}, B {tally.points['B'] / games:.1f}")
+    if args.long_game:
+        print(
+            f"  rounds   {tally.rounds} (mean {tally.rounds / games:.1f}), ended "
+            f"{dict(sorted(tally.round_endings.items()))}, scoreless {tally.scoreless}"
+        )
+        print(f"  totals below 100 at the end: {tally.below_target}")
     for level in dict.fromkeys((args.a, args.b)):
         count = tally.moves[level]
         if count:
@@ -93,10 +107,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def play_game(
-    levels: tuple[str, str], rng: random.Random, budget_ms: int, options: dict, tally: Tally
+    levels: tuple[str, ...], rng: random.Random, budget_ms: int, options: dict, tally: Tally
 ) -> tuple[list[int], list[int]]:
     """Play one game with `levels[seat]` at each seat; return the scores and the winners."""
-    state = RULES.new_game(2, seed=0, options=options)
+    state = RULES.new_game(len(levels), seed=0, options=options)
     for _ in range(MAX_PLIES):
         seat = RULES.to_move(state)
         if seat is None:
@@ -109,13 +123,32 @@ def play_game(
         tally.moves[level] += 1
         tally.seconds[level] += elapsed
         tally.slowest[level] = max(tally.slowest[level], elapsed)
-        state = RULES.play(state, move)
+        after = RULES.play(state, move)
+        if after.round != state.round or after.finished is not None:
+            count_round(state, after, tally)
+        state = after
     else:
         raise RuntimeError(f"A game did not end in {MAX_PLIES} placements.")
     outcome = RULES.outcome(state)
     assert outcome is not None
     tally.reasons[outcome.reason] += 1
+    if options.get("long_game") and max(outcome.scores) < LONG_TARGET:
+        tally.below_target.append(outcome.scores)
     return outcome.scores, outcome.winners
+
+
+def count_round(before: GameState, after: GameState, tally: Tally) -> None:
+    """Tally the round that the placement from `before` to `after` ended."""
+    tally.rounds += 1
+    types = [event.type for event in after.events]
+    over = next((e.reason for e in after.events if e.type == "round_over"), None)
+    if over is None:  # the game ended with this round
+        if types.count("lost_turn") == after.seats:
+            over = "blocked"
+        else:
+            over = "went_out" if "went_out" in types else "target"
+    tally.round_endings[over] += 1
+    tally.scoreless += after.scoreless_rounds > before.scoreless_rounds
 
 
 if __name__ == "__main__":

@@ -1,19 +1,10 @@
 """CirKis as Grey Circle Games plays it: the pure rules engine.
 
 Pure Python: no Django, no I/O, no clock, no randomness at all (CirKis has no chance, so `seed` is
-ignored). `RULES` implements `greycircle.games.engine.Rules` over `GameState`. The board, the
-pieces and every placement of every piece come from `cirkis.board`; scoring is `cirkis.scoring`.
-
-State
------
-`GameState` is immutable: a covered-fields bitmask per seat (``covered``; bit ``i`` = field ``i``),
-the pieces each seat has left (counts in `PIECE_KEYS` order), the scores, the seat to move, the
-Leader (the last piece placed, a `cirkis.board.Placement`) and its owner, whether the seat to move
-is on a free turn, whether the first Sliver has been played, the shapes completed so far (with who
-scored what), the seats that lost their turn after the last placement, what the last placement
-caused (``events``), and ``finished`` (None, ``"target"``, ``"went_out"`` or ``"blocked"``). The
-options (Center Ring scoring, the target, long game and its round number) travel in the state.
-Build positions for tests with `position()`.
+ignored). `RULES` implements `greycircle.games.engine.Rules` over `cirkis.state.GameState`
+(re-exported here with `position()` and the constants). The board, the pieces and every placement
+of every piece come from `cirkis.board`; scoring is `cirkis.scoring`; how a round and the game end
+(and the long game's rounds) is `cirkis.rounds`; the state and its storage are `cirkis.state`.
 
 Moves
 -----
@@ -30,15 +21,17 @@ left — and for each piece its placements in board order (ascending field ids, 
   piece on the board"; this engine reads that as "must touch at least one piece on the board" —
   the Leader rule is relaxed to any piece, not dropped.
 
-Free turns, lost turns and the end
-----------------------------------
-After a placement `play` scores the shapes it completed (`cirkis.scoring`), then:
+Free turns, lost turns and the end of a round
+---------------------------------------------
+After a placement `play` scores the shapes it completed (`cirkis.scoring`) — in ``scores`` (the
+totals) and ``round_scores`` (this round's points; the same outside the long game) —, then:
 
-1. if a seat has reached the target (40; 100 in the long game) the game ends at once:
-   ``"target"`` (several seats arriving together: the highest score wins, as always). The game
-   being over, a placer who also placed its last piece gets no going-out bonus;
-2. if the placer has no pieces left it went out: +10, and the game ends: ``"went_out"``;
-3. if the placement earned a free turn, the placer moves again with ``free_turn`` set. A placement
+1. if the placer has no pieces left it went out: +10 (event ``went_out``), always — also when
+   the same piece took a seat to 40;
+2. if a seat has 40 or more points in this round, the round ends at once: ``"target"``
+   (several seats arriving together: the highest score wins, as always);
+3. else if the placer went out, the round ends: ``"went_out"``;
+4. if the placement earned a free turn, the placer moves again with ``free_turn`` set. A placement
    earns one (at most one, reasons checked in this order, the first that applies is reported) when
    * ``"filled"`` — every field touching the placed piece (by edge or corner, the piece's own
      fields excluded) is covered after the placement: the piece filled a hole. The rim closes a
@@ -48,33 +41,38 @@ After a placement `play` scores the shapes it completed (`cirkis.scoring`), then
    A free-turn piece can earn another free turn. If the placer cannot place any piece touching a
    piece on the board, the free turn just ends (event ``free_turn_unused``; it is not a lost turn)
    and play passes on as after any placement;
-4. otherwise the next seats in order must touch the new Leader. A seat that has no such placement
+5. otherwise the next seats in order must touch the new Leader. A seat that has no such placement
    loses its turn automatically (event ``lost_turn``; the Leader stays), inside this same `play`.
    If every seat in turn — the placer included — loses its turn, nobody can place a piece: the
-   game ends, ``"blocked"``.
+   round ends, ``"blocked"``.
+
+When a round ends, `cirkis.rounds.end_round` ends the game (``finished`` is the reason) or, in
+the long game, starts the next round: the game ends after the round in which a seat's total
+reaches 100 (``"target"``), or after three scoreless rounds in a row (``"blocked"``); each new
+round is started by the next seat (round ``r`` by seat ``r mod seats``).
 
 `to_move` is therefore always a seat that has a legal placement, or None once the game is over.
 
-Long game (option ``long_game``): the target is 100 and when a round ends by going out or by
-blocking before anybody reached 100, a new round starts — board cleared, fresh sets, Leader and
-first-Sliver flag reset, scores kept — with round ``r`` (from 0) started by seat ``r mod seats``.
-A blocked round in which nobody scored a point ends the game (``"blocked"``), so a long game always
-ends.
-
-Outcome: highest score wins; a tie goes to the tied seat with the most unplayed pieces; still tied,
-all of those seats share the win. ``Outcome.scores`` are the points.
+Outcome: highest score (total) wins; a tie goes to the tied seat with the most unplayed pieces;
+still tied, all of those seats share the win. ``Outcome.scores`` are the points.
 
 What a seat sees (`view`) — CirKis hides nothing, every seat and spectators see the same::
 
     {"seats": 2, "owners": [0, null, 1, ...],            # 165 entries: the seat covering a field
      "leader": {"seat": 0, "piece": "hook", "fields": [12, 40]} | null,
-     "scores": [15, 10], "pieces_left": [{"big_slice": 3, ...}, ...],
+     "scores": [15, 10], "round_scores": [15, 10],     # totals; points in this round
+     "pieces_left": [{"big_slice": 3, ...}, ...],
      "to_move": 1 | null, "free_turn": false, "first_sliver_played": true,
      "completed": [{"shape": "C3", "by": 0, "majority": 1, "scores": {"0": 5, "1": 10}}, ...],
      "lost_turns": [1],                                # seats that lost their turn just now
      "last_events": [{"type": "completed", ...}, {"type": "lost_turn", "seat": 1}],
      "finished": null | "target" | "went_out" | "blocked",
-     "target": 40, "center_ring": false, "long_game": false, "round": 0}
+     "target": 40, "center_ring": false, "long_game": false, "round": 0,
+     "scoreless_rounds": 0}
+
+``target`` is the total that ends the game (40; 100 in the long game, whose rounds each end at
+40 in ``round_scores``); ``scoreless_rounds`` counts the long game's rounds in a row without a
+point (three end it).
 
 Events (``last_events``, and ``events`` in the log): ``{"type": "completed", "shape", "by",
 "majority", "scores"}``, ``{"type": "free_turn", "seat", "reason"}``, ``{"type":
@@ -85,13 +83,12 @@ Events (``last_events``, and ``events`` in the log): ``{"type": "completed", "sh
 The log (`log_entry`, public only): ``{"seat", "piece", "fields", "scored": [completion...],
 "free_turn": reason | null, "lost_turns": [seats], "events": [...]}``.
 
-Storage (`encode`): masks are hex strings (JavaScript numbers cannot hold 165-bit integers).
+Storage (`encode`, `decode`): see `cirkis.state`; states stored by earlier versions still decode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from cirkis.board import (
@@ -103,18 +100,39 @@ from cirkis.board import (
     TOUCH_MASKS,
     Placement,
     fields_of,
-    mask_of,
     placement,
 )
-from cirkis.scoring import Completion, completions
+from cirkis.rounds import end_round
+from cirkis.scoring import completions
+from cirkis.state import (
+    FULL_SET,
+    GO_OUT_BONUS,
+    LONG_TARGET,
+    MAX_SEATS,
+    MIN_SEATS,
+    PIECE_INDEX,
+    PIECE_KEYS,
+    SCORELESS_ROUNDS,
+    TARGET,
+    Event,
+    GameState,
+    decode_state,
+    encode_state,
+    leader_json,
+    position,
+)
 from greycircle.games.engine import IllegalMove, LoggedMove, Outcome
 
 __all__ = [
     "FULL_SET",
     "GO_OUT_BONUS",
     "LONG_TARGET",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "PIECE_INDEX",
     "PIECE_KEYS",
     "RULES",
+    "SCORELESS_ROUNDS",
     "TARGET",
     "CirKisRules",
     "Event",
@@ -124,15 +142,6 @@ __all__ = [
     "required_mask",
 ]
 
-MIN_SEATS: Final = 2
-MAX_SEATS: Final = 4
-TARGET: Final = 40
-LONG_TARGET: Final = 100
-GO_OUT_BONUS: Final = 10
-
-PIECE_KEYS: Final[tuple[str, ...]] = tuple(PIECES)
-PIECE_INDEX: Final[dict[str, int]] = {key: index for index, key in enumerate(PIECE_KEYS)}
-FULL_SET: Final[tuple[int, ...]] = tuple(PIECES[key].per_set for key in PIECE_KEYS)
 SLIVER: Final = PIECE_INDEX["sliver"]
 START_MASK: Final = CENTER_STAR_MASK | CENTER_RING_MASK
 
@@ -170,81 +179,6 @@ def _field_list(ids: Sequence[int]) -> str:
     return "fields " + ", ".join(str(i) for i in ids[:-1]) + f" and {ids[-1]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something a placement caused besides covering fields (see the module docstring)."""
-
-    type: str
-    seat: int | None = None
-    reason: str | None = None
-    points: int | None = None
-    round: int | None = None
-    completion: Completion | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type}
-        if self.completion is not None:
-            data.update(self.completion.to_json())
-        for key in ("seat", "reason", "points", "round"):
-            value = getattr(self, key)
-            if value is not None:
-                data[key] = value
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Event:
-        kind = str(data["type"])
-        if kind == "completed":
-            return cls(type=kind, completion=Completion.from_json(data))
-        return cls(
-            type=kind,
-            seat=None if data.get("seat") is None else int(data["seat"]),
-            reason=None if data.get("reason") is None else str(data["reason"]),
-            points=None if data.get("points") is None else int(data["points"]),
-            round=None if data.get("round") is None else int(data["round"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """One moment of a game. Never mutated: `RULES.play` returns a new state."""
-
-    covered: tuple[int, ...]
-    pieces_left: tuple[tuple[int, ...], ...]
-    scores: tuple[int, ...]
-    turn: int = 0
-    leader: Placement | None = None
-    leader_seat: int | None = None
-    free_turn: bool = False
-    first_sliver_played: bool = False
-    completed: tuple[Completion, ...] = ()
-    lost_turns: tuple[int, ...] = ()
-    events: tuple[Event, ...] = ()
-    finished: str | None = None
-    center_ring: bool = False
-    long_game: bool = False
-    target: int = TARGET
-    round: int = 0
-
-    @property
-    def seats(self) -> int:
-        return len(self.covered)
-
-    @property
-    def occupied(self) -> int:
-        occupied = 0
-        for mask in self.covered:
-            occupied |= mask
-        return occupied
-
-    @property
-    def over(self) -> bool:
-        return self.finished is not None
-
-    def pieces_of(self, seat: int) -> dict[str, int]:
-        return dict(zip(PIECE_KEYS, self.pieces_left[seat], strict=True))
-
-
 def required_mask(state: GameState) -> int:
     """The fields a legal placement must share at least one field with (covering, for the first
     piece) or touch: the Center Star and Ring, the Leader's neighbours, or every covered field's
@@ -276,25 +210,6 @@ def _has_placement(pieces: Sequence[int], occupied: int, required: int) -> bool:
     return False
 
 
-def _fresh_round(state: GameState, *, round_number: int, scores: tuple[int, ...]) -> GameState:
-    seats = state.seats
-    return replace(
-        state,
-        covered=(0,) * seats,
-        pieces_left=(FULL_SET,) * seats,
-        scores=scores,
-        turn=round_number % seats,
-        leader=None,
-        leader_seat=None,
-        free_turn=False,
-        first_sliver_played=False,
-        completed=(),
-        lost_turns=(),
-        finished=None,
-        round=round_number,
-    )
-
-
 class CirKisRules:
     """The CirKis engine behind `greycircle.games.engine.Rules`."""
 
@@ -313,6 +228,7 @@ class CirKisRules:
             covered=(0,) * seats,
             pieces_left=(FULL_SET,) * seats,
             scores=(0,) * seats,
+            round_scores=(0,) * seats,
             center_ring=normalised["center_ring"],
             long_game=normalised["long_game"],
             target=LONG_TARGET if normalised["long_game"] else TARGET,
@@ -398,10 +314,12 @@ class CirKisRules:
 
         scored = completions(covered, move.mask, seat, center_ring=state.center_ring)
         scores = list(state.scores)
+        in_round = list(state.round_scores)
         events: list[Event] = []
         for completion in scored:
             for who, points in completion.awards:
                 scores[who] += points
+                in_round[who] += points
             events.append(Event(type="completed", completion=completion))
         is_sliver = PIECE_INDEX[move.piece] == SLIVER
 
@@ -410,6 +328,7 @@ class CirKisRules:
                 covered=tuple(covered),
                 pieces_left=tuple(pieces),
                 scores=tuple(scores),
+                round_scores=tuple(in_round),
                 turn=turn,
                 leader=move,
                 leader_seat=seat,
@@ -422,14 +341,19 @@ class CirKisRules:
                 long_game=state.long_game,
                 target=state.target,
                 round=state.round,
+                scoreless_rounds=state.scoreless_rounds,
             )
 
-        if max(scores) >= state.target:
-            return self._game_over(after(seat, False, ()), "target", events)
-        if not any(mine):
+        reached = max(in_round) >= TARGET
+        went_out = not any(mine)
+        if went_out:  # the bonus is always scored, also by the piece that reached 40
             scores[seat] += GO_OUT_BONUS
+            in_round[seat] += GO_OUT_BONUS
             events.append(Event(type="went_out", seat=seat, points=GO_OUT_BONUS))
-            return self._round_over(after(seat, False, ()), "went_out", events)
+        if reached:
+            return end_round(after(seat, False, ()), "target", events)
+        if went_out:
+            return end_round(after(seat, False, ()), "went_out", events)
 
         reason = None
         if not PLACEMENT_TOUCH[move.mask] & ~occupied:
@@ -452,22 +376,7 @@ class CirKisRules:
                 return after(nxt, False, lost)
             lost.append(nxt)
             events.append(Event(type="lost_turn", seat=nxt))
-        return self._round_over(after(seat, False, lost), "blocked", events)
-
-    def _game_over(self, state: GameState, reason: str, events: list[Event]) -> GameState:
-        events.append(Event(type="game_over", reason=reason))
-        return replace(state, finished=reason, free_turn=False, events=tuple(events))
-
-    def _round_over(self, state: GameState, reason: str, events: list[Event]) -> GameState:
-        if not state.long_game:
-            return self._game_over(state, reason, events)
-        if max(state.scores) >= state.target:
-            return self._game_over(state, "target", events)
-        if reason == "blocked" and not state.completed:
-            return self._game_over(state, "blocked", events)
-        events.append(Event(type="round_over", reason=reason, round=state.round))
-        fresh = _fresh_round(state, round_number=state.round + 1, scores=state.scores)
-        return replace(fresh, events=tuple(events))
+        return end_round(after(seat, False, lost), "blocked", events)
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.finished is None:
@@ -492,8 +401,9 @@ class CirKisRules:
         return {
             "seats": state.seats,
             "owners": owners,
-            "leader": self._leader_json(state),
+            "leader": leader_json(state),
             "scores": list(state.scores),
+            "round_scores": list(state.round_scores),
             "pieces_left": [state.pieces_of(s) for s in range(state.seats)],
             "to_move": self.to_move(state),
             "free_turn": state.free_turn,
@@ -506,15 +416,7 @@ class CirKisRules:
             "center_ring": state.center_ring,
             "long_game": state.long_game,
             "round": state.round,
-        }
-
-    def _leader_json(self, state: GameState) -> dict[str, Any] | None:
-        if state.leader is None:
-            return None
-        return {
-            "seat": state.leader_seat,
-            "piece": state.leader.piece,
-            "fields": list(state.leader.fields),
+            "scoreless_rounds": state.scoreless_rounds,
         }
 
     def parse_move(self, data: Mapping[str, Any]) -> Placement:
@@ -560,127 +462,10 @@ class CirKisRules:
     # --- storage --------------------------------------------------------------------------------
 
     def encode(self, state: GameState) -> dict[str, Any]:
-        return {
-            "covered": [format(mask, "x") for mask in state.covered],
-            "pieces_left": [state.pieces_of(s) for s in range(state.seats)],
-            "scores": list(state.scores),
-            "turn": state.turn,
-            "leader": self._leader_json(state),
-            "free_turn": state.free_turn,
-            "first_sliver_played": state.first_sliver_played,
-            "completed": [completion.to_json() for completion in state.completed],
-            "lost_turns": list(state.lost_turns),
-            "events": [event.to_json() for event in state.events],
-            "finished": state.finished,
-            "options": {"center_ring": state.center_ring, "long_game": state.long_game},
-            "round": state.round,
-        }
+        return encode_state(state)
 
     def decode(self, data: Mapping[str, Any]) -> GameState:
-        covered = [fields_of(int(mask, 16)) for mask in data["covered"]]
-        leader = data.get("leader")
-        options = data.get("options", {})
-        state = position(
-            covered=covered,
-            pieces_left=data["pieces_left"],
-            scores=data["scores"],
-            to_move=data["turn"],
-            leader=None if leader is None else (leader["piece"], leader["fields"]),
-            free_turn=data.get("free_turn", False),
-            first_sliver_played=data.get("first_sliver_played", False),
-            center_ring=bool(options.get("center_ring", False)),
-            long_game=bool(options.get("long_game", False)),
-        )
-        finished = data.get("finished")
-        return replace(
-            state,
-            completed=tuple(Completion.from_json(c) for c in data.get("completed", ())),
-            lost_turns=tuple(int(s) for s in data.get("lost_turns", ())),
-            events=tuple(Event.from_json(e) for e in data.get("events", ())),
-            finished=None if finished is None else str(finished),
-            round=int(data.get("round", 0)),
-        )
-
-
-def position(
-    *,
-    covered: Sequence[Iterable[int]],
-    pieces_left: Sequence[Mapping[str, int] | None] | None = None,
-    scores: Sequence[int] | None = None,
-    to_move: int = 0,
-    leader: tuple[str, Iterable[int]] | None = None,
-    free_turn: bool = False,
-    first_sliver_played: bool = False,
-    center_ring: bool = False,
-    long_game: bool = False,
-) -> GameState:
-    """A state built by hand, for tests and puzzles.
-
-    `covered` gives the field ids each seat covers (its length is the number of seats).
-    `pieces_left` gives each seat's pieces as ``{piece: count}`` — pieces not named are 0 — or
-    None for a full set (the default for every seat). `leader` is ``(piece, field ids)``: a
-    placement of that piece on fields all covered by one seat, its owner. Raises ValueError on
-    anything that is not a position.
-    """
-    seats = len(covered)
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ValueError(f"CirKis is played by 2 to 4 players, not {seats}.")
-    masks = []
-    for seat, ids in enumerate(covered):
-        ids = list(ids)
-        if any(type(i) is not int or not 0 <= i < FIELD_COUNT for i in ids):
-            raise ValueError(f"Seat {seat} covers a field that is not on the board.")
-        masks.append(mask_of(ids))
-    total = 0
-    for mask in masks:
-        if total & mask:
-            raise ValueError(f"Fields {list(fields_of(total & mask))} are covered twice.")
-        total |= mask
-    left: list[tuple[int, ...]] = []
-    for seat, given in enumerate(pieces_left or [None] * seats):
-        if given is None:
-            left.append(FULL_SET)
-            continue
-        unknown = set(given) - set(PIECE_KEYS)
-        if unknown:
-            raise ValueError(f"Seat {seat}: there is no piece {sorted(unknown)}.")
-        counts = tuple(int(given.get(key, 0)) for key in PIECE_KEYS)
-        if any(count < 0 for count in counts):
-            raise ValueError(f"Seat {seat} cannot have fewer than no pieces.")
-        left.append(counts)
-    if len(left) != seats:
-        raise ValueError("pieces_left needs an entry per seat.")
-    points = tuple(int(s) for s in scores) if scores is not None else (0,) * seats
-    if len(points) != seats:
-        raise ValueError("scores needs an entry per seat.")
-    if not 0 <= to_move < seats:
-        raise ValueError(f"There is no seat {to_move}.")
-    lead: Placement | None = None
-    lead_seat: int | None = None
-    if leader is not None:
-        piece, ids = leader
-        lead = placement(piece, ids)
-        if lead is None:
-            raise ValueError(f"{list(ids)} is not a placement of {piece!r}.")
-        owners = {seat for seat, mask in enumerate(masks) if mask & lead.mask}
-        if len(owners) != 1 or masks[next(iter(owners))] & lead.mask != lead.mask:
-            raise ValueError("The Leader's fields must all be covered by one seat.")
-        lead_seat = owners.pop()
-    elif free_turn:
-        raise ValueError("A free turn needs a Leader.")
-    return GameState(
-        covered=tuple(masks),
-        pieces_left=tuple(left),
-        scores=points,
-        turn=to_move,
-        leader=lead,
-        leader_seat=lead_seat,
-        free_turn=free_turn,
-        first_sliver_played=first_sliver_played,
-        center_ring=center_ring,
-        long_game=long_game,
-        target=LONG_TARGET if long_game else TARGET,
-    )
+        return decode_state(data)
 
 
 RULES: Final = CirKisRules()

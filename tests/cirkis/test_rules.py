@@ -7,6 +7,7 @@ Circle C0 is 25, 35, 36, 55, 56; Star S1 is 90, 105, 106, 125, 126; the Sliver s
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -402,7 +403,7 @@ def test_the_game_stops_as_soon_as_someone_reaches_40():
     assert after.events[-1].to_json() == {"type": "game_over", "reason": "target"}
 
 
-def test_reaching_40_with_the_last_piece_ends_the_game_without_the_going_out_bonus():
+def test_reaching_40_with_the_last_piece_still_scores_the_going_out_bonus():
     state = position(
         covered=[[25, 35], [36]],
         leader=("kite", [36]),
@@ -410,8 +411,13 @@ def test_reaching_40_with_the_last_piece_ends_the_game_without_the_going_out_bon
         pieces_left=[{"small_slice": 1}, None],
     )
     after = RULES.play(state, at("small_slice", 55, 56))
-    assert (after.scores, after.finished) == ((45, 0), "target")
-    assert "went_out" not in event_types(after)
+    # 35 + 10 for C0's majority + 10 for going out: the bonus is never lost.
+    assert (after.scores, after.finished) == ((55, 0), "target")
+    assert event_types(after) == ["completed", "went_out", "game_over"]
+    assert after.events[1].to_json() == {"type": "went_out", "seat": 0, "points": 10}
+    outcome = RULES.outcome(after)
+    assert outcome is not None
+    assert (outcome.scores, outcome.winners, outcome.reason) == ([55, 0], [0], "target")
 
 
 def test_simultaneous_arrivals_at_40_go_to_the_highest_score():
@@ -445,6 +451,7 @@ def test_the_long_game_plays_rounds_until_someone_reaches_100():
         leader=("kite", [5]),
         pieces_left=[{"kite": 1}, None],
         scores=[50, 20],
+        round_scores=[20, 5],
         long_game=True,
     )
     after = RULES.play(state, at("kite", 6))
@@ -462,20 +469,138 @@ def test_the_long_game_plays_rounds_until_someone_reaches_100():
         leader=("kite", [5]),
         pieces_left=[{"kite": 1}, None],
         scores=[95, 20],
+        round_scores=[5, 0],
         long_game=True,
     )
     won = RULES.play(near, at("kite", 6))
     assert (won.finished, won.scores) == ("target", (105, 20))
 
 
-def test_a_long_game_round_blocked_without_a_point_ends_the_game():
+def test_a_long_game_round_ends_at_40_points_in_the_round_and_the_totals_add_up():
     state = position(
-        covered=[[], []],
-        pieces_left=[{"arrow": 1, "big_slice": 1}, {"big_slice": 3}],
+        covered=[[25, 35], [36]],
+        leader=("kite", [36]),
+        scores=[35, 0],  # a position built by hand: every point scored in this round
+        long_game=True,
+    )
+    after = RULES.play(state, at("small_slice", 55, 56))
+    assert after.finished is None
+    assert event_types(after) == ["completed", "round_over"]
+    assert state.round_scores == (35, 0)
+    assert after.events[1].to_json() == {"type": "round_over", "reason": "target", "round": 0}
+    assert (after.round, after.scores, after.round_scores) == (1, (45, 0), (0, 0))
+    assert RULES.to_move(after) == 1
+    assert after.occupied == 0
+    assert after.pieces_left == (FULL_SET, FULL_SET)
+
+    # 40 in the round counts, not the total: 70 points from earlier rounds and 35 in this one.
+    later = position(
+        covered=[[25, 35], [36]],
+        leader=("kite", [36]),
+        scores=[70, 60],
+        round_scores=[25, 0],
+        long_game=True,
+    )
+    after = RULES.play(later, at("small_slice", 55, 56))
+    assert (after.finished, after.scores, after.round_scores) == (None, (80, 60), (35, 0))
+    assert RULES.to_move(after) == 1  # the round goes on at 35
+
+
+def test_the_long_game_ends_after_the_round_in_which_a_total_reaches_100():
+    state = position(
+        covered=[[25, 35], [36]],
+        leader=("kite", [36]),
+        scores=[95, 20],
+        round_scores=[5, 0],
+        pieces_left=[None, {"kite": 1}],
+        long_game=True,
+    )
+    after = RULES.play(state, at("small_slice", 55, 56))
+    # 105 in total, but only 15 in this round: the round is played to its end.
+    assert (after.finished, after.scores, after.round_scores) == (None, (105, 20), (15, 0))
+    assert RULES.to_move(after) == 1
+    ended = RULES.play(after, at("kite", 45))  # seat 1 goes out: the round, and the game, end
+    assert event_types(ended) == ["went_out", "game_over"]
+    assert (ended.finished, ended.scores, ended.round) == ("target", (105, 30), 0)
+    outcome = RULES.outcome(ended)
+    assert outcome is not None
+    assert (outcome.scores, outcome.winners, outcome.reason) == ([105, 30], [0], "target")
+
+
+def test_going_out_in_a_long_game_scores_10_and_ends_only_the_round():
+    state = position(
+        covered=[[25, 35], [36]],
+        leader=("kite", [36]),
+        scores=[25, 20],
+        pieces_left=[{"small_slice": 1}, None],
+        long_game=True,
+    )
+    after = RULES.play(state, at("small_slice", 55, 56))
+    assert event_types(after) == ["completed", "went_out", "round_over"]
+    assert after.events[2].to_json() == {"type": "round_over", "reason": "went_out", "round": 0}
+    assert (after.finished, after.round, after.scores) == (None, 1, (45, 20))
+
+
+def test_a_scoreless_long_game_round_starts_the_next_and_only_three_in_a_row_end_it():
+    def blocked_at_once(**kwargs) -> GameState:
+        # seat 0's arrow touches only the Center Star and Ring: nobody else can follow it.
+        return position(
+            covered=[[], [], []],
+            pieces_left=[{"arrow": 1, "big_slice": 1}, {"big_slice": 3}, {"sliver": 1}],
+            long_game=True,
+            **kwargs,
+        )
+
+    after = RULES.play(blocked_at_once(), at("arrow", 0))
+    assert after.finished is None, "one scoreless round does not end the long game"
+    assert event_types(after)[-1] == "round_over"
+    assert after.events[-1].to_json() == {"type": "round_over", "reason": "blocked", "round": 0}
+    assert (after.round, after.scores, RULES.to_move(after)) == (1, (0, 0, 0), 1)
+    assert after.scoreless_rounds == 1
+
+    # Points from earlier rounds do not make this round a scoring one (65-35-60 in the issue).
+    earlier = blocked_at_once(scores=[65, 35, 60], round_scores=[0, 0, 0])
+    after = RULES.play(earlier, at("arrow", 0))
+    assert (after.finished, after.round, after.scoreless_rounds) == (None, 1, 1)
+    assert after.scores == (65, 35, 60)
+
+    second = RULES.play(blocked_at_once(scoreless_rounds=1), at("arrow", 0))
+    assert (second.finished, second.scoreless_rounds) == (None, 2)
+
+    third = RULES.play(blocked_at_once(scoreless_rounds=2), at("arrow", 0))
+    assert (third.finished, third.scoreless_rounds) == ("blocked", 3)
+    assert event_types(third)[-1] == "game_over"
+    outcome = RULES.outcome(third)
+    assert outcome is not None
+    assert outcome.reason == "blocked"
+
+
+def test_a_round_in_which_somebody_scores_resets_the_scoreless_count():
+    state = position(
+        covered=[[], [], []],
+        pieces_left=[{"arrow": 1, "big_slice": 1}, {"big_slice": 3}, {"sliver": 1}],
+        scores=[10, 0, 0],
+        round_scores=[10, 0, 0],  # seat 0 scored in this round
+        scoreless_rounds=2,
         long_game=True,
     )
     after = RULES.play(state, at("arrow", 0))
-    assert after.finished == "blocked"
+    assert (after.finished, after.round, after.scoreless_rounds) == (None, 1, 0)
+
+
+def test_each_new_round_is_started_by_the_next_seat():
+    state = RULES.new_game(3, seed=0, options={"long_game": True})
+    blocked = [{"arrow": 1, "big_slice": 1}, {"big_slice": 3}, {"sliver": 1}]
+    for round_number in range(1, 4):
+        seat = state.turn
+        pieces = [blocked[(s - seat) % 3] for s in range(3)]
+        start = replace(
+            state,
+            pieces_left=tuple(tuple(p.get(k, 0) for k in PIECE_KEYS) for p in pieces),
+            scoreless_rounds=0,
+        )
+        state = RULES.play(start, at("arrow", 0))
+        assert (state.round, RULES.to_move(state)) == (round_number, round_number % 3)
 
 
 # --- views, the log, storage ------------------------------------------------------------------
@@ -500,6 +625,7 @@ def test_everybody_sees_the_same_whole_game():
     assert [c["shape"] for c in view["completed"]] == ["C0", "S1"]
     assert [e["type"] for e in view["last_events"]] == ["completed", "completed"]
     assert (view["target"], view["round"], view["finished"]) == (40, 0, None)
+    assert (view["round_scores"], view["scoreless_rounds"]) == ([15, 10], 0)
 
 
 def test_encode_and_decode_round_trip_and_play_never_mutates():
@@ -512,3 +638,36 @@ def test_encode_and_decode_round_trip_and_play_never_mutates():
     assert data["covered"] == ["13", "c"]  # masks as hex strings
     assert RULES.decode(data) == after
     assert RULES.encode(RULES.decode(data)) == data
+
+
+def test_states_stored_before_round_scores_existed_still_decode():
+    def stored_by_the_old_engine(state: GameState) -> dict:
+        data = RULES.encode(state)
+        del data["round_scores"], data["scoreless_rounds"]
+        return data
+
+    state = position(covered=[[0, 1], [2, 3]], leader=("wedge", [2, 3]), scores=[15, 10])
+    assert RULES.decode(stored_by_the_old_engine(state)) == state  # the game is the round
+    # A long game in its second round: 60 and 20 from the first, C0 and S1 completed in this one.
+    second_round = position(
+        covered=[[105, 106, 125], [126, 25, 35, 36]],
+        leader=("big_slice", [25, 35, 36]),
+        scores=[60, 20],
+        round_scores=[0, 0],
+        long_game=True,
+        round_number=1,
+    )
+    after = RULES.play(second_round, at("triangle", 55, 56, 90))
+    assert (after.scores, after.round_scores) == ((75, 30), (15, 10))
+    assert RULES.decode(stored_by_the_old_engine(after)) == after
+
+
+def test_position_refuses_points_a_round_cannot_have():
+    for kwargs, message in (
+        ({"scores": [10, 0], "round_scores": [0, 0]}, "Outside the long game"),
+        ({"scores": [10, 0], "round_scores": [20, 0], "long_game": True}, "between 0 and"),
+        ({"scores": [45, 0], "long_game": True}, "A round ends when"),
+        ({"scoreless_rounds": 3, "long_game": True}, "scoreless_rounds is 0 to 2"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            position(covered=[[], []], **kwargs)
