@@ -6,6 +6,7 @@ class CirKisConfig(AppConfig):
     verbose_name = "CirKis"
 
     def ready(self) -> None:
+        from cirkis import serializers
         from cirkis.ai import LEVELS, choose_move
         from cirkis.client import client_data
         from cirkis.rules import RULES
@@ -18,5 +19,9 @@ class CirKisConfig(AppConfig):
                 ai_levels=LEVELS,
                 title="CirKis",
                 client_data=client_data,
+                move_serializer=serializers.CirKisMoveSerializer,
+                options_serializer=serializers.CirKisOptionsSerializer,
+                state_serializer=serializers.CirKisStateSerializer,
+                log_entry_serializer=serializers.CirKisMoveLogEntrySerializer,
             )
         )

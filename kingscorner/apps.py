@@ -7,11 +7,19 @@ class KingsCornerConfig(AppConfig):
 
     def ready(self) -> None:
         from greycircle.games import registry
+        from kingscorner import serializers
         from kingscorner.ai import LEVELS, choose_move
         from kingscorner.rules import RULES
 
         registry.register(
             registry.GameKind(
-                rules=RULES, computer=choose_move, ai_levels=LEVELS, title="King's Corner"
+                rules=RULES,
+                computer=choose_move,
+                ai_levels=LEVELS,
+                title="King's Corner",
+                move_serializer=serializers.KingsCornerMoveSerializer,
+                options_serializer=serializers.KingsCornerOptionsSerializer,
+                state_serializer=serializers.KingsCornerStateSerializer,
+                log_entry_serializer=serializers.KingsCornerMoveLogEntrySerializer,
             )
         )

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from greycircle.games.engine import ComputerPlayer, Rules
+
+if TYPE_CHECKING:
+    from rest_framework.serializers import BaseSerializer
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,10 +24,27 @@ class GameKind:
     title: str
     # Fixed data the kind's page needs to draw the game (e.g. CirKis's board geometry).
     client_data: Callable[[], dict[str, Any]] | None = None
+    # The kind's JSON shapes as DRF serializers (`<game>/serializers.py`): checked documentation,
+    # the rules engine stays the authority. The API schema types each kind's moves, options, views
+    # and log entries with them; a kind without them is documented as free-form JSON.
+    move_serializer: type[BaseSerializer] | None = None
+    """One move, as `parse_move` reads it and `move_to_json` / `legal_moves` write it."""
+    options_serializer: type[BaseSerializer] | None = None
+    """The options `validate_options` accepts (and returns, with defaults filled in)."""
+    state_serializer: type[BaseSerializer] | None = None
+    """`view(state, seat)`: what a seat, or a spectator, sees."""
+    log_entry_serializer: type[BaseSerializer] | None = None
+    """One entry of the move log: the platform's fields and the kind's public / private ones."""
 
     @property
     def kind(self) -> str:
         return self.rules.kind
+
+    @property
+    def schema_name(self) -> str:
+        """The prefix of the kind's API schema components: the title's letters and digits
+        ("King's Corner" -> "KingsCorner", as in `KingsCornerGame`)."""
+        return "".join(char for char in self.title if char.isalnum())
 
 
 class UnknownKind(LookupError):

@@ -81,3 +81,131 @@ def test_the_move_log_is_documented_as_the_plain_list_it_is(operations):
     schema = log["responses"]["200"]["content"]["application/json"]["schema"]
     assert schema == {"type": "array", "items": {"$ref": "#/components/schemas/MoveLogEntry"}}
     assert "page" not in {parameter["name"] for parameter in log.get("parameters", [])}
+
+
+# --- the typed game shapes (issue 9) -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def schema():
+    from drf_spectacular.generators import SchemaGenerator
+
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+@pytest.fixture(scope="module")
+def kinds():
+    from greycircle.games import registry
+
+    return registry.all_kinds()
+
+
+def free_form_places(node, path="#"):
+    """Every place under `node` that allows any JSON object (`additionalProperties: {}`, or an
+    object with neither properties nor a closed or typed `additionalProperties`)."""
+    found = []
+    if isinstance(node, dict):
+        if node.get("additionalProperties") in ({}, True) or (
+            node.get("type") == "object"
+            and "properties" not in node
+            and "additionalProperties" not in node
+        ):
+            found.append(path)
+        for key, value in node.items():
+            found += free_form_places(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += free_form_places(value, f"{path}/{index}")
+    return found
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def test_no_game_shape_is_left_free_form(schema):
+    # Only the error's `fields` (field name -> messages, any field) stays open.
+    places = free_form_places(schema)
+    assert places == ["#/components/schemas/Error/properties/fields"], places
+
+
+def test_each_kind_has_its_envelope_and_envelopes_are_one_of_them_by_kind(schema, kinds):
+    components = schema["components"]["schemas"]
+    names = {kind.kind: kind.schema_name for kind in kinds}
+    assert set(names.values()) >= {"Circles", "KingsCorner", "CirKis"}
+    for union, suffix in [("GameEnvelope", "Game"), ("GameSummary", "GameSummary")]:
+        assert components[union]["oneOf"] == [ref(f"{names[k]}{suffix}") for k in sorted(names)]
+        assert components[union]["discriminator"] == {
+            "propertyName": "kind",
+            "mapping": {k: ref(f"{name}{suffix}")["$ref"] for k, name in names.items()},
+        }
+    for kind in kinds:
+        game = components[f"{kind.schema_name}Game"]["properties"]
+        assert game["kind"]["allOf"] == [ref(f"{kind.schema_name}KindEnum")]
+        assert components[f"{kind.schema_name}KindEnum"]["enum"] == [kind.kind]
+        assert game["options"]["allOf"] == [ref(f"{kind.schema_name}Options")]
+        assert game["state"]["allOf"] == [ref(f"{kind.schema_name}State")]
+        assert game["state"]["nullable"] is True
+        assert game["legal_moves"]["items"] == ref(f"{kind.schema_name}Move")
+        assert game["seats"]["items"] == ref(f"{kind.schema_name}Seat")
+        seat = components[f"{kind.schema_name}Seat"]["properties"]
+        assert seat["ai_level"]["oneOf"] == [
+            ref(f"{kind.schema_name}AiLevelEnum"),
+            ref("NullEnum"),
+        ]
+        assert components[f"{kind.schema_name}AiLevelEnum"]["enum"] == list(kind.ai_levels)
+
+
+def test_every_operation_answering_a_game_answers_the_union(operations):
+    by_key = {(m, p): o for m, p, o in operations}
+    for key, status in [
+        (("post", "/api/v1/games/"), "201"),
+        (("get", "/api/v1/games/{id}/"), "200"),
+        (("post", "/api/v1/games/{id}/join/"), "200"),
+        (("post", "/api/v1/games/{id}/resign/"), "200"),
+        (("post", "/api/v1/games/{id}/rematch/"), "201"),
+        (("post", "/api/v1/games/{id}/moves/"), "200"),
+    ]:
+        content = by_key[key]["responses"][status]["content"]["application/json"]
+        assert content["schema"] == ref("GameEnvelope"), key
+
+
+def test_requests_are_typed_per_kind(schema, kinds):
+    components = schema["components"]["schemas"]
+    move = components["MoveRequestRequest"]["properties"]["move"]
+    assert move["oneOf"] == [ref(f"{kind.schema_name}MoveRequest") for kind in kinds]
+    create = components["GameCreateRequest"]
+    assert create["discriminator"]["propertyName"] == "kind"
+    for kind in kinds:
+        assert (
+            create["discriminator"]["mapping"][kind.kind]
+            == (ref(f"{kind.schema_name}GameCreateRequest")["$ref"])
+        )
+        request = components[f"{kind.schema_name}GameCreateRequest"]["properties"]
+        assert request["options"]["allOf"] == [ref(f"{kind.schema_name}OptionsRequest")]
+        assert request["seats"]["items"] == ref(f"{kind.schema_name}NewSeatRequest")
+        # Requests are closed: the engines refuse keys they do not know.
+        assert components[f"{kind.schema_name}OptionsRequest"]["additionalProperties"] is False
+    kings_corner = components["KingsCornerMoveRequest"]
+    assert kings_corner["discriminator"]["propertyName"] == "action"
+    assert set(kings_corner["discriminator"]["mapping"]) == {"play", "move_pile", "end_turn"}
+    assert "from" in components["KingsCornerMovePileRequest"]["properties"]
+
+
+def test_the_move_log_is_one_of_the_kinds_entries(schema, kinds):
+    components = schema["components"]["schemas"]
+    assert components["MoveLogEntry"]["oneOf"] == [
+        ref(f"{kind.schema_name}MoveLogEntry") for kind in kinds
+    ]
+    circles = components["CirclesMoveLogEntry"]
+    assert {"number", "seat", "at", "imported", "square", "flipped", "passed"} <= set(
+        circles["required"]
+    )
+    end_turn = components["KingsCornerEndTurnLogEntry"]
+    assert "card" in end_turn["properties"]
+    assert "card" not in end_turn["required"]  # only the drawer sees it
+
+
+def test_options_in_responses_always_carry_every_option(schema):
+    options = schema["components"]["schemas"]["CirKisOptions"]
+    assert options["required"] == ["center_ring", "long_game"]
