@@ -283,6 +283,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "greycircle.api.schema.declare_common_errors",
+        "greycircle.api.schema.integer_path_ids",
     ],
 }
 

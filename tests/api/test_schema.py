@@ -209,3 +209,15 @@ def test_the_move_log_is_one_of_the_kinds_entries(schema, kinds):
 def test_options_in_responses_always_carry_every_option(schema):
     options = schema["components"]["schemas"]["CirKisOptions"]
     assert options["required"] == ["center_ring", "long_game"]
+
+
+def test_game_ids_in_paths_are_integers_as_in_responses(schema):
+    path_ids = [
+        parameter["schema"]
+        for methods in schema["paths"].values()
+        for operation in methods.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "path" and parameter["name"] == "id"
+    ]
+    assert path_ids
+    assert all(id_schema == {"type": "integer"} for id_schema in path_ids)
