@@ -82,11 +82,13 @@ class CirKisOptionsSerializer(ShapeSerializer):
 
     center_ring = JsonBooleanField(
         default=False,
+        label="Center Ring",
         help_text="Center Ring scoring: covering the last of the ten Center Ring kites scores "
         "the ring (15 for the majority, 5 for another completer).",
     )
     long_game = JsonBooleanField(
         default=False,
+        label="Long game (to 100)",
         help_text="The long game: rounds to 40 until a total reaches 100 (three scoreless rounds "
         "in a row also end it); each new round is started by the next seat.",
     )

@@ -1,8 +1,17 @@
-"""The new-game form: one per game kind, with one chooser per seat after the creator's."""
+"""The new-game form: one per game kind, with one chooser per seat after the creator's and the
+kind's options, built from its options serializer (`GameKind.options_serializer`)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
+from rest_framework import serializers
 
 from accounts.selectors import username_key, users_by_username
 from greycircle.games.registry import GameKind
@@ -12,10 +21,85 @@ NOBODY = ""
 OPEN = "open"
 FRIEND = "user"
 COMPUTER_PREFIX = "ai:"
+OPTION_PREFIX = "option_"
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _help_html(text: Any) -> SafeString:
+    """A serializer's help text (plain text, `code` in backticks) as HTML for the form."""
+    return mark_safe(_CODE.sub(r"<code>\1</code>", escape(str(text or ""))))
+
+
+def _default(field: serializers.Field) -> Any:
+    if field.default is not serializers.empty and not callable(field.default):
+        return field.default
+    return None
+
+
+def option_form_field(name: str, field: serializers.Field) -> forms.Field | None:
+    """The form field for one option of an options serializer, or None for a type the form does
+    not offer (the option then takes its default): booleans are checkboxes, choices a select,
+    integers a number box, strings a text box."""
+    common: dict[str, Any] = {
+        "label": field.label or capfirst(name.replace("_", " ")),
+        "help_text": _help_html(field.help_text),
+    }
+    default = _default(field)
+    if isinstance(field, serializers.BooleanField):
+        # Unticked is false: a checkbox cannot be left out.
+        return forms.BooleanField(required=False, initial=bool(default), **common)
+    if isinstance(field, serializers.ChoiceField) and not isinstance(
+        field, serializers.MultipleChoiceField
+    ):
+        values = {str(value): value for value in field.choices}
+        choices = [(str(value), label) for value, label in field.choices.items()]
+        if not field.required and default is None:
+            choices.insert(0, ("", "(default)"))
+        return forms.TypedChoiceField(
+            choices=choices,
+            coerce=values.__getitem__,
+            empty_value=None,
+            required=field.required,
+            initial=None if default is None else str(default),
+            **common,
+        )
+    if isinstance(field, serializers.IntegerField):
+        return forms.IntegerField(
+            min_value=field.min_value,
+            max_value=field.max_value,
+            required=field.required,
+            initial=default,
+            **common,
+        )
+    if isinstance(field, serializers.CharField):
+        return forms.CharField(
+            max_length=field.max_length,
+            min_length=field.min_length,
+            required=field.required and not field.allow_blank,
+            initial=default,
+            **common,
+        )
+    return None
+
+
+def _messages(errors: Any) -> list[str]:
+    """DRF's error details (a list, or a dict of them for a nested shape) as plain messages."""
+    if isinstance(errors, Mapping):
+        return [message for value in errors.values() for message in _messages(value)]
+    if isinstance(errors, list | tuple):
+        return [message for value in errors for message in _messages(value)]
+    return [str(errors)]
 
 
 class NewGameForm(forms.Form):
-    """Seats 1.. of a new game: a computer at some level, an open seat, a friend, or nobody."""
+    """Seats 1.. of a new game (a computer at some level, an open seat, a friend, or nobody) and
+    the kind's options.
+
+    `cleaned_data["opponents"]` holds the seats and `cleaned_data["options"]` the options as the
+    API takes them (JSON values, checked by the kind's options serializer); the engine's
+    `validate_options`, through `services.game_create`, stays the authority on them.
+    """
 
     def __init__(self, *args, game_kind: GameKind, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -38,8 +122,21 @@ class NewGameForm(forms.Form):
                 required=not optional,
             )
             self.fields[f"username_{index}"] = forms.CharField(
-                label=f"Seat {index + 1}: friend's username", required=False, max_length=150
+                label=f"Seat {index + 1}: friend's username",
+                required=False,
+                max_length=150,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "data-friend-box": ""}),
             )
+        self.option_names: list[str] = []
+        serializer_class = game_kind.options_serializer
+        if serializer_class is not None:
+            for name, field in serializer_class().fields.items():
+                if field.read_only:
+                    continue
+                form_field = option_form_field(name, field)
+                if form_field is not None:
+                    self.fields[f"{OPTION_PREFIX}{name}"] = form_field
+                    self.option_names.append(name)
 
     def seat_pairs(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [
@@ -47,8 +144,16 @@ class NewGameForm(forms.Form):
             for index in range(1, self.game_kind.rules.max_seats)
         ]
 
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"{OPTION_PREFIX}{name}"] for name in self.option_names]
+
     def clean(self) -> dict:
         cleaned = super().clean()
+        cleaned["opponents"] = self._clean_seats(cleaned)
+        cleaned["options"] = self._clean_options(cleaned)
+        return cleaned
+
+    def _clean_seats(self, cleaned: dict[str, Any]) -> list[SeatSpec]:
         seats = range(1, self.game_kind.rules.max_seats)
         users = users_by_username(
             usernames=[
@@ -60,18 +165,50 @@ class NewGameForm(forms.Form):
         opponents: list[SeatSpec] = []
         for index in seats:
             choice = cleaned.get(f"seat_{index}", NOBODY)
+            username = cleaned.get(f"username_{index}", "").strip()
+            if choice != FRIEND and username:
+                chosen = dict(self.fields[f"seat_{index}"].choices).get(choice, choice)
+                self.add_error(
+                    f"username_{index}",
+                    f"Seat {index + 1} is “{chosen}”, which takes no username: choose "
+                    f"“A friend” to invite {username}, or clear the name.",
+                )
+                continue
             if choice == NOBODY:
                 continue
             if choice == OPEN:
                 opponents.append(SeatSpec())
             elif choice == FRIEND:
-                username = cleaned.get(f"username_{index}", "").strip()
+                if not username:
+                    self.add_error(f"username_{index}", "Type your friend's username.")
+                    continue
                 user = users.get(username_key(username))
-                if not username or user is None:
+                if user is None:
                     self.add_error(f"username_{index}", f"No player is called {username!r}.")
                     continue
                 opponents.append(SeatSpec(user=user))
             else:
                 opponents.append(SeatSpec(ai_level=choice.removeprefix(COMPUTER_PREFIX)))
-        cleaned["opponents"] = opponents
-        return cleaned
+        return opponents
+
+    def _clean_options(self, cleaned: dict[str, Any]) -> dict[str, Any]:
+        """The options as JSON, checked by the kind's options serializer; its errors go on the
+        fields they are about."""
+        options: dict[str, Any] = {}
+        for name in self.option_names:
+            field_name = f"{OPTION_PREFIX}{name}"
+            if field_name in self.errors:
+                return {}
+            value = cleaned.get(field_name)
+            if value is None or (value == "" and not self.fields[field_name].required):
+                continue  # left out: the option takes its default
+            options[name] = value
+        serializer_class = self.game_kind.options_serializer
+        if serializer_class is None:
+            return options
+        serializer = serializer_class(data=options)
+        if not serializer.is_valid():
+            for key, errors in serializer.errors.items():
+                field_name = f"{OPTION_PREFIX}{key}"
+                self.add_error(field_name if field_name in self.fields else None, _messages(errors))
+        return options

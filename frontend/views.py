@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from frontend.forms import NewGameForm
+from frontend.forms import FRIEND, NewGameForm
 from greycircle.games import registry, selectors, services
 from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus
@@ -63,7 +63,11 @@ def _kind_title(kind: str) -> str:
 
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
-    """Start a game (one form per kind) or join an open one."""
+    """Start a game (one form per kind, with the kind's options) or join an open one.
+
+    The form checks the seats and the options against the kind's options serializer; the game
+    service (the engine's `validate_options`) has the last word, and its refusal shows on the form.
+    """
     forms_by_kind = {
         game_kind.kind: NewGameForm(
             request.POST if request.POST.get("kind") == game_kind.kind else None,
@@ -80,6 +84,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     creator=request.user,
                     kind=form.game_kind.kind,
                     opponents=form.cleaned_data["opponents"],
+                    options=form.cleaned_data["options"],
                 )
             except GameError as error:
                 form.add_error(None, error.detail)
@@ -94,6 +99,7 @@ def play(request: HttpRequest) -> HttpResponse:
         {
             "forms": [(registry.get(kind), form) for kind, form in forms_by_kind.items()],
             "open_games": open_games,
+            "friend_choice": FRIEND,
         },
     )
 
@@ -113,7 +119,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @ensure_csrf_cookie
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live game page: the first envelope is in the page; the socket brings the rest."""
-    found = selectors.game_for_viewer(game_id=game_id)
+    found = selectors.game_get(game_id=game_id)
     if found is None:
         raise Http404("No such game.")
     envelope = selectors.game_view_for(game=found, viewer=request.user)

@@ -2,11 +2,14 @@
 
 import json
 import re
+from collections.abc import Iterator
 
 import pytest
 
+from greycircle.games import registry
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec, game_create
+from tests.frontend.test_forms import OPTIONTOE
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +180,146 @@ def test_each_game_card_comes_from_its_app_and_a_kind_without_one_gets_a_plain_c
     assert "Penrose" in by_kind["cirkis"]
     assert '<h3 class="game-card__title">Tic-tac-toe</h3>' in by_kind["tictactoe"]
     assert '<p class="game-card__players">2 players</p>' in by_kind["tictactoe"]
+
+
+def play_form(html: str, kind: str) -> str:
+    return re.search(rf'<form class="card new-game"[^>]*data-kind="{kind}".*?</form>', html, re.S)[
+        0
+    ]
+
+
+@pytest.fixture
+def optiontoe() -> Iterator[registry.GameKind]:
+    registry.register(OPTIONTOE)
+    yield OPTIONTOE
+    registry.unregister(OPTIONTOE.kind)
+
+
+def test_play_shows_the_cirkis_options_from_its_serializer(client, alice):
+    client.force_login(alice)
+    html = client.get("/play/").content.decode()
+
+    cirkis = play_form(html, "cirkis")
+    assert "<legend>Options</legend>" in cirkis
+    for name, label, help_text in [
+        ("center_ring", "Center Ring", "Center Ring scoring: covering the last"),
+        ("long_game", "Long game (to 100)", "The long game: rounds to 40"),
+    ]:
+        assert re.search(
+            rf'<input type="checkbox" name="cirkis-option_{name}"[^>]*id="id_cirkis-option_{name}"',
+            cirkis,
+        )
+        assert (
+            f'<label class="field__label" for="id_cirkis-option_{name}">{label}</label>' in cirkis
+        )
+        assert help_text in cirkis
+    for kind in ("circles", "kingscorner"):
+        assert "Options" not in play_form(html, kind)
+
+
+@pytest.mark.parametrize(
+    ("ticked", "options"),
+    [
+        ({"cirkis-option_center_ring": "on", "cirkis-option_long_game": "on"}, (True, True)),
+        ({"cirkis-option_long_game": "on"}, (False, True)),
+        ({}, (False, False)),
+    ],
+)
+def test_a_cirkis_game_started_from_the_form_has_the_options_ticked(client, alice, ticked, options):
+    client.force_login(alice)
+    response = client.post(
+        "/play/",
+        {"kind": "cirkis", "cirkis-seat_1": "ai:easy", "cirkis-seat_2": "ai:easy", **ticked},
+    )
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response.url == f"/games/{game.pk}/"
+    assert game.options == dict(zip(("center_ring", "long_game"), options, strict=True))
+    state = registry.get("cirkis").rules.decode(game.state)
+    assert (state.center_ring, state.long_game) == options
+
+
+def test_kings_corner_from_the_form_seats_six(client, alice, bob):
+    client.force_login(alice)
+    html = client.get("/play/").content.decode()
+    assert 'name="kingscorner-seat_5"' in play_form(html, "kingscorner")
+    assert 'name="kingscorner-seat_6"' not in html
+
+    response = client.post(
+        "/play/",
+        {
+            "kind": "kingscorner",
+            **{f"kingscorner-seat_{index}": "ai:easy" for index in range(1, 5)},
+            "kingscorner-seat_5": "user",
+            "kingscorner-username_5": "bob",
+        },
+    )
+
+    game = Game.objects.get()
+    assert response.url == f"/games/{game.pk}/"
+    seats = list(game.seats.all())
+    assert len(seats) == 6
+    assert seats[5].user == bob
+
+
+def test_a_bad_option_value_is_refused_on_the_form(client, alice, optiontoe):
+    client.force_login(alice)
+    response = client.post(
+        "/play/",
+        {"kind": "optiontoe", "optiontoe-seat_1": "ai:first", "optiontoe-option_size": "4"},
+    )
+
+    assert response.status_code == 200
+    form = play_form(response.content.decode(), "optiontoe")
+    assert re.search(r'<div class="field field--invalid">\s*<label[^>]*>Size</label>', form)
+    assert "Four is not offered." in form
+    assert not Game.objects.exists()
+
+
+def test_options_the_engine_refuses_are_refused_on_the_form(client, alice, optiontoe):
+    client.force_login(alice)
+    response = client.post(
+        "/play/",
+        {
+            "kind": "optiontoe",
+            "optiontoe-seat_1": "ai:first",
+            "optiontoe-option_size": "5",
+            "optiontoe-option_speed": "fast",
+        },
+    )
+
+    assert response.status_code == 200
+    form = play_form(response.content.decode(), "optiontoe")
+    assert (
+        '<div class="message message--error" role="alert">A big board cannot be fast.</div>' in form
+    )
+    assert 'value="5"' in form  # what was posted stays on the form
+    assert not Game.objects.exists()
+
+
+def test_a_username_typed_for_a_computer_seat_is_refused(client, alice, bob):
+    client.force_login(alice)
+    response = client.post(
+        "/play/", {"kind": "circles", "circles-seat_1": "ai:easy", "circles-username_1": "bob"}
+    )
+
+    assert response.status_code == 200
+    form = play_form(response.content.decode(), "circles")
+    assert (
+        "Seat 2 is “Computer (easy)”, which takes no username: choose “A friend” to invite bob, "
+        "or clear the name." in form
+    )
+    assert not Game.objects.exists()
+
+
+def test_the_username_box_is_marked_for_the_script_that_hides_it(client, alice):
+    client.force_login(alice)
+    html = client.get("/play/").content.decode()
+
+    circles = play_form(html, "circles")
+    assert re.search(
+        r'<div class="new-game__seat" data-seat>.*?<select name="circles-seat_1"', circles, re.S
+    )
+    assert '<div class="field field--friend" data-friend>' in circles
+    assert 'chooser.value === "user"' in html

@@ -1,0 +1,190 @@
+"""The Play form: seats, the username box, and each kind's options built from its serializer."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rest_framework import serializers
+
+from frontend.forms import NewGameForm
+from greycircle.games import registry
+from greycircle.games.engine import IllegalMove
+from greycircle.games.serializers import JsonBooleanField, ShapeSerializer
+from tests.games.tictactoe import GAME_KIND as TICTACTOE
+from tests.games.tictactoe import TicTacToe
+
+pytestmark = pytest.mark.django_db
+
+
+class OptionToeOptionsSerializer(ShapeSerializer):
+    """One option of each type the form offers."""
+
+    size = serializers.IntegerField(
+        min_value=3, max_value=5, default=3, help_text="Cells along a side: `3` to `5`."
+    )
+    speed = serializers.ChoiceField(
+        choices=[("slow", "Slow"), ("fast", "Fast")], required=False, help_text="How fast."
+    )
+    hints = JsonBooleanField(default=True, label="Show hints", help_text="Mark <good> cells.")
+
+    def validate_size(self, value: int) -> int:
+        if value == 4:
+            raise serializers.ValidationError("Four is not offered.")
+        return value
+
+
+class OptionToe(TicTacToe):
+    kind = "optiontoe"
+
+    def validate_options(self, options: Any) -> dict[str, Any]:
+        if options.get("size") == 5 and options.get("speed") == "fast":
+            raise IllegalMove("malformed", "A big board cannot be fast.")
+        return {"size": 3, "hints": True, **options}
+
+
+OPTIONTOE = dataclasses.replace(
+    TICTACTOE,
+    rules=OptionToe(),
+    title="Option-toe",
+    options_serializer=OptionToeOptionsSerializer,
+)
+
+
+@pytest.fixture
+def optiontoe() -> Iterator[registry.GameKind]:
+    registry.register(OPTIONTOE)
+    yield OPTIONTOE
+    registry.unregister(OPTIONTOE.kind)
+
+
+def form_for(kind: str, data: dict[str, str] | None = None) -> NewGameForm:
+    return NewGameForm(data, game_kind=registry.get(kind), prefix=kind)
+
+
+def test_each_option_type_becomes_its_form_field(optiontoe):
+    form = form_for("optiontoe")
+
+    size, speed, hints = form.option_fields()
+    assert (size.name, size.label, size.widget_type, size.initial) == (
+        "option_size",
+        "Size",
+        "number",
+        3,
+    )
+    assert size.help_text == "Cells along a side: <code>3</code> to <code>5</code>."
+    assert 'min="3"' in str(size)
+    assert 'max="5"' in str(size)
+    assert speed.widget_type == "select"
+    assert speed.field.choices == [("", "(default)"), ("slow", "Slow"), ("fast", "Fast")]
+    assert (hints.label, hints.widget_type, hints.initial) == ("Show hints", "checkbox", True)
+    assert hints.help_text == "Mark &lt;good&gt; cells."
+
+
+def test_posted_options_become_the_json_the_api_takes(optiontoe):
+    form = form_for(
+        "optiontoe",
+        {
+            "optiontoe-seat_1": "ai:first",
+            "optiontoe-option_size": "5",
+            "optiontoe-option_speed": "slow",
+        },
+    )
+
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["options"] == {"size": 5, "speed": "slow", "hints": False}
+
+
+def test_options_left_empty_are_left_out(optiontoe):
+    form = form_for(
+        "optiontoe",
+        {
+            "optiontoe-seat_1": "ai:first",
+            "optiontoe-option_size": "",
+            "optiontoe-option_hints": "on",
+        },
+    )
+
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["options"] == {"hints": True}
+
+
+@pytest.mark.parametrize(
+    ("size", "speed", "field", "message"),
+    [
+        ("9", "slow", "option_size", "Ensure this value is less than or equal to 5."),
+        ("x", "slow", "option_size", "Enter a whole number."),
+        ("3", "warp", "option_speed", "Select a valid choice."),
+        ("4", "slow", "option_size", "Four is not offered."),  # the serializer's own check
+    ],
+)
+def test_a_bad_option_is_an_error_on_its_field(optiontoe, size, speed, field, message):
+    form = form_for(
+        "optiontoe",
+        {
+            "optiontoe-seat_1": "ai:first",
+            "optiontoe-option_size": size,
+            "optiontoe-option_speed": speed,
+        },
+    )
+
+    assert not form.is_valid()
+    assert message in form.errors[field][0]
+
+
+def test_cirkis_offers_center_ring_and_the_long_game_as_checkboxes():
+    form = form_for("cirkis")
+
+    assert [(field.name, field.label, field.widget_type) for field in form.option_fields()] == [
+        ("option_center_ring", "Center Ring", "checkbox"),
+        ("option_long_game", "Long game (to 100)", "checkbox"),
+    ]
+    assert "Center Ring scoring" in form["option_center_ring"].help_text
+
+
+@pytest.mark.parametrize("kind", ["circles", "kingscorner"])
+def test_a_kind_without_options_shows_none(kind):
+    assert form_for(kind).option_fields() == []
+
+
+def test_a_kind_without_an_options_serializer_shows_none(tictactoe):
+    form = form_for("tictactoe", {"tictactoe-seat_1": "ai:first"})
+
+    assert form.option_fields() == []
+    assert form.is_valid()
+    assert form.cleaned_data["options"] == {}
+
+
+def test_kings_corner_seats_up_to_six():
+    form = form_for(
+        "kingscorner", {f"kingscorner-seat_{index}": "ai:easy" for index in range(1, 6)}
+    )
+
+    assert [seat.label for seat, _ in form.seat_pairs()] == [f"Seat {n}" for n in range(2, 7)]
+    assert form.is_valid(), form.errors
+    assert len(form.cleaned_data["opponents"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("choice", "shown"),
+    [("ai:easy", "Computer (easy)"), ("open", "Open seat (anyone may join)"), ("", "Nobody")],
+)
+def test_a_username_for_a_seat_that_is_no_friends_is_refused(bob, choice, shown):
+    data = {"kingscorner-seat_1": "ai:easy", "kingscorner-seat_2": choice}
+    data["kingscorner-username_2"] = "bob"
+    form = form_for("kingscorner", data)
+
+    assert not form.is_valid()
+    assert form.errors["username_2"] == [
+        f"Seat 3 is “{shown}”, which takes no username: choose “A friend” to invite bob, "
+        "or clear the name."
+    ]
+
+
+def test_a_friends_seat_needs_a_username():
+    form = form_for("circles", {"circles-seat_1": "user", "circles-username_1": "  "})
+
+    assert not form.is_valid()
+    assert form.errors["username_1"] == ["Type your friend's username."]
