@@ -79,7 +79,7 @@ class GameViewSet(viewsets.GenericViewSet):
         return Game.objects.none()
 
     def _game(self) -> Game:
-        game = selectors.game_for_viewer(game_id=int(self.kwargs["pk"]))
+        game = selectors.game_get(game_id=int(self.kwargs["pk"]))
         if game is None:
             raise Http404
         return game

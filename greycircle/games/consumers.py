@@ -208,14 +208,14 @@ class GameConsumer(LiveConsumer):
 
     @database_sync_to_async
     def _group_for(self, user: Any) -> str | None:
-        game = selectors.game_for_viewer(game_id=self.game_id)
+        game = selectors.game_get(game_id=self.game_id)
         if game is None:
             return None
         return events.game_group(game.pk, selectors.seat_index_for(game=game, viewer=user))
 
     @database_sync_to_async
     def hello(self, user: Any) -> dict[str, Any] | None:
-        game = selectors.game_for_viewer(game_id=self.game_id)
+        game = selectors.game_get(game_id=self.game_id)
         if game is None:
             return None
         seat = selectors.seat_index_for(game=game, viewer=user)

@@ -134,7 +134,8 @@ def games_open(*, viewer: Any, kind: str | None = None) -> QuerySet[Game]:
     return games.with_seats().select_related("rematch").order_by("-created_at")
 
 
-def game_for_viewer(*, game_id: int) -> Game | None:
+def game_get(*, game_id: int) -> Game | None:
+    """The game with its seats and rematch attached, or None; views shape it for each viewer."""
     return Game.objects.with_seats().select_related("rematch").filter(pk=game_id).first()
 
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db.models.functions import Lower
 from rest_framework import serializers
 
-from accounts.usernames import normalize_username
+from accounts.selectors import username_key, users_by_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
 from greycircle.games.models import GameStatus
@@ -132,20 +130,12 @@ class GameCreateSerializer(serializers.Serializer):
     @staticmethod
     def _seat_specs(seats: list[dict[str, Any]]) -> list[SeatSpec]:
         """The seats with their users found, case-insensitively, in one query."""
-        wanted = {_username_key(seat["user"]) for seat in seats if "user" in seat}
-        users = {}
-        if wanted:
-            found = (
-                get_user_model()
-                .objects.annotate(username_lower=Lower("username"))
-                .filter(username_lower__in=wanted)
-            )
-            users = {user.username_lower: user for user in found}
+        users = users_by_username(usernames=[seat["user"] for seat in seats if "user" in seat])
         errors: list[dict[str, list[str]]] = []
         specs = []
         for seat in seats:
             if "user" in seat:
-                user = users.get(_username_key(seat["user"]))
+                user = users.get(username_key(seat["user"]))
                 if user is None:
                     message = f"No player is called {shorten(seat['user'])}."
                     errors.append({"user": [message]})
@@ -157,11 +147,6 @@ class GameCreateSerializer(serializers.Serializer):
         if any(errors):
             raise serializers.ValidationError({"seats": errors})
         return specs
-
-
-def _username_key(username: str) -> str:
-    """How a typed username is matched: in its stored (NFKC) form, ignoring case."""
-    return normalize_username(username).lower()
 
 
 class GameListQuerySerializer(serializers.Serializer):

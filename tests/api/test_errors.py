@@ -29,7 +29,7 @@ def test_a_crash_in_the_api_answers_json_500(alice, client_for, monkeypatch):
     def crash(**kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(selectors, "game_for_viewer", crash)
+    monkeypatch.setattr(selectors, "game_get", crash)
     client = client_for(alice)
     client.raise_request_exception = False
     response = client.get("/api/v1/games/1/")

@@ -186,7 +186,7 @@ def play_in_process(world: InProcess, rng: random.Random, number: int) -> int:
     world.deliver(game, seat_of_user)
 
     for action in range(MAX_ACTIONS):
-        game = selectors.game_for_viewer(game_id=game.pk)
+        game = selectors.game_get(game_id=game.pk)
         views = {}
         for seat, user in viewers:
             views[seat] = selectors.game_view_for(game=game, viewer=user)
