@@ -9,7 +9,7 @@ from typing import Any, Final
 from django.contrib import admin
 from django.template.loader import render_to_string
 
-from circles.models import KIND, CirclesGame
+from circles.models import CirclesGame
 from circles.rules import COLOUR_NAMES, COLUMNS
 from greycircle.games.admin import GameAdminBase, seat_name
 from greycircle.games.models import Game, GameStatus
@@ -27,7 +27,7 @@ def who(seat: int, names: list[str]) -> str:
 
 @admin.register(CirclesGame)
 class CirclesGameAdmin(GameAdminBase):
-    kind = KIND
+    kind = CirclesGame.rules.kind
 
     class Media:
         css = {"all": ["circles/admin.css"]}

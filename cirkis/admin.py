@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from cirkis.board import FIELDS, PIECES
 from cirkis.client import client_data
 from cirkis.geometry import union_outline
-from cirkis.models import KIND, CirKisGame
+from cirkis.models import CirKisGame
 from greycircle.games.admin import GameAdminBase, seat_name
 from greycircle.games.models import Game, GameStatus
 
@@ -120,7 +120,7 @@ def event_texts(events: Iterable[dict[str, Any]], names: list[str]) -> list[str]
 
 @admin.register(CirKisGame)
 class CirKisGameAdmin(GameAdminBase):
-    kind = KIND
+    kind = CirKisGame.rules.kind
 
     class Media:
         css = {"all": ["cirkis/admin.css"]}

@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from greycircle.games.admin import GameAdminBase, seat_name
 from greycircle.games.models import Game, GameStatus
 from kingscorner.cards import RANKS, SUITS
-from kingscorner.models import KIND, KingsCornerGame
+from kingscorner.models import KingsCornerGame
 
 SUIT_SYMBOLS: Final = dict(zip(SUITS, "♣♦♥♠", strict=True))
 SUIT_WORDS: Final = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades"), strict=True))
@@ -59,7 +59,7 @@ def card(name: str) -> dict[str, Any]:
 
 @admin.register(KingsCornerGame)
 class KingsCornerGameAdmin(GameAdminBase):
-    kind = KIND
+    kind = KingsCornerGame.rules.kind
 
     class Media:
         css = {"all": ["kingscorner/admin.css"]}
