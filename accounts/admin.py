@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected as django_delete_selected
 from django.contrib.admin.utils import display_for_value
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -19,7 +19,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.models import User
+from accounts.models import Block, FriendRequest, Friendship, User
 from greycircle.games.models import Seat
 
 GAMES_SHOWN = 25
@@ -182,3 +182,56 @@ class UserAdmin(DjangoUserAdmin):
         for user in changing:
             self.log_change(request, user, "Reactivated." if active else "Deactivated.")
         return len(changing)
+
+
+class SearchOnlyAdmin(admin.ModelAdmin):
+    """Staff find, look at and may delete these, but only players make them (through
+    accounts.friends, which keeps the rules about who may befriend whom)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(SearchOnlyAdmin):
+    list_display = ("user", "friend", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("user__username", "friend__username")
+    search_help_text = "Search by either user's username. Each friendship shows once per side."
+    list_select_related = ("user", "friend")
+    date_hierarchy = "created_at"
+
+    def delete_model(self, request: HttpRequest, obj: Friendship) -> None:
+        self.delete_queryset(request, Friendship.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Friendship]) -> None:
+        """Delete both sides of each friendship: half a friendship would be a one-sided one."""
+        pairs = Q(pk__in=[])
+        for user_id, friend_id in queryset.values_list("user_id", "friend_id"):
+            pairs |= Q(user_id=user_id, friend_id=friend_id) | Q(
+                user_id=friend_id, friend_id=user_id
+            )
+        Friendship.objects.filter(pairs).delete()
+
+
+@admin.register(FriendRequest)
+class FriendRequestAdmin(SearchOnlyAdmin):
+    list_display = ("from_user", "to_user", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("from_user__username", "to_user__username")
+    search_help_text = "Search by the sender's or the recipient's username."
+    list_select_related = ("from_user", "to_user")
+    date_hierarchy = "created_at"
+
+
+@admin.register(Block)
+class BlockAdmin(SearchOnlyAdmin):
+    list_display = ("blocker", "blocked", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("blocker__username", "blocked__username")
+    search_help_text = "Search by the blocking or the blocked user's username."
+    list_select_related = ("blocker", "blocked")
+    date_hierarchy = "created_at"

@@ -38,3 +38,13 @@ class UserSettingsForm(forms.Form):
 
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in User.EMAIL_PREFERENCES]
+
+
+class UsernameForm(forms.Form):
+    """Whom to ask to be friends, or to block: a username (matched ignoring case)."""
+
+    username = forms.CharField(
+        label="Username",
+        max_length=User._meta.get_field("username").max_length,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )

@@ -85,3 +85,76 @@ class User(AbstractUser):
                 kwargs["update_fields"] = {*update_fields, "username_skeleton"}
         super().save(*args, **kwargs)
         self._saved_username = self.__dict__.get("username")
+
+
+class FriendRequest(models.Model):
+    """`from_user` asked `to_user` to be friends and `to_user` has not answered yet.
+
+    Answering deletes the request (accepting also makes the friendship): only pending requests
+    exist, so a pair has at most one request each way.
+    """
+
+    from_user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="friend_requests_sent"
+    )
+    to_user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="friend_requests_received"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="friend_request_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(from_user=models.F("to_user")),
+                name="friend_request_not_to_self",
+            ),
+        ]
+        indexes = [models.Index(fields=["to_user", "-created_at"], name="friend_request_incoming")]
+
+    def __str__(self) -> str:
+        return f"{self.from_user} → {self.to_user}"
+
+
+class Friendship(models.Model):
+    """One side of a friendship: `user` counts `friend` among their friends.
+
+    A friendship is stored as two rows, one per side, written and deleted together by the
+    services (accounts.friends), so "the friends of X" is one indexed lookup.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friendships")
+    friend = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "friend"], name="friendship_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(user=models.F("friend")), name="friendship_not_with_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.friend}"
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked`: no friendship, requests, invitations or reminders between them
+    (either way round)."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked"], name="block_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocked {self.blocked}"

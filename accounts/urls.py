@@ -4,4 +4,14 @@ from accounts import views
 
 urlpatterns = [
     path("settings/", views.user_settings, name="settings"),
+    path("friends/", views.friends_page, name="friends"),
+    path("friends/request/", views.friend_request_send, name="friend-request-send"),
+    path(
+        "friends/requests/<int:request_id>/<slug:answer>/",
+        views.friend_request_answer,
+        name="friend-request-answer",
+    ),
+    path("friends/<int:user_id>/remove/", views.friend_remove, name="friend-remove"),
+    path("friends/block/", views.user_block, name="user-block"),
+    path("friends/blocked/<int:user_id>/unblock/", views.user_unblock, name="user-unblock"),
 ]

@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
-from accounts.api import MeView
+from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeView
 from greycircle.games.api import GameViewSet
 
 admin.site.site_header = "Grey Circle Games administration"
@@ -11,6 +11,9 @@ admin.site.site_title = "Grey Circle Games admin"
 
 router = SimpleRouter()
 router.register("games", GameViewSet, basename="game")
+router.register("friends/requests", FriendRequestViewSet, basename="friend-request")
+router.register("friends", FriendViewSet, basename="friend")
+router.register("blocks", BlockViewSet, basename="block")
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
