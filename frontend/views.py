@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -13,20 +14,77 @@ from django.views.decorators.http import require_POST
 
 from frontend.forms import FRIEND, NewGameForm
 from greycircle.games import registry, selectors, services
-from greycircle.games.errors import GameError
+from greycircle.games.errors import GameError, GameNotFound
 from greycircle.games.models import Game, GameStatus
+from greycircle.games.selectors import MyGames
 
-HOME_GAMES_LIMIT = 20
+# The home page shows this many games of each list, with a link to the rest.
+HOME_LIST_LIMIT = 5
+# Games per page of "My games" and "Watch".
+GAMES_PER_PAGE = 20
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games: list[dict[str, Any]] = []
+    """For a player: the first few games of each of their lists, each linking to the rest."""
+    lists: list[dict[str, Any]] = []
     if request.user.is_authenticated:
-        games = [
-            _game_row(game, request.user)
-            for game in selectors.games_for_user(user=request.user)[:HOME_GAMES_LIMIT]
-        ]
-    return render(request, "frontend/home.html", {"games": games, "game_cards": _game_cards()})
+        for which in MyGames:
+            games = list(
+                selectors.games_for_user(user=request.user, which=which)[: HOME_LIST_LIMIT + 1]
+            )
+            lists.append(
+                {
+                    "key": which.value,
+                    "label": which.label,
+                    "games": [_game_row(game, request.user) for game in games[:HOME_LIST_LIMIT]],
+                    "more": len(games) > HOME_LIST_LIMIT,
+                }
+            )
+    return render(
+        request,
+        "frontend/home.html",
+        {
+            "lists": lists,
+            "has_games": any(entry["games"] for entry in lists),
+            "game_cards": _game_cards(),
+        },
+    )
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    """One of the player's lists (`?list=`, waiting on you by default), newest first, by pages."""
+    which = request.GET.get("list") or MyGames.MY_TURN
+    if which not in MyGames.values:
+        raise Http404("No such list.")
+    page = _page(request, selectors.games_for_user(user=request.user, which=which))
+    return render(
+        request,
+        "frontend/my_games.html",
+        {
+            "lists": [{"key": choice.value, "label": choice.label} for choice in MyGames],
+            "current": which,
+            "current_label": MyGames(which).label,
+            "page": page,
+            "games": [_game_row(game, request.user) for game in page],
+        },
+    )
+
+
+@login_required
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games in play between people that anyone may watch (never an unlisted one)."""
+    page = _page(request, selectors.games_live())
+    return render(
+        request,
+        "frontend/watch.html",
+        {"page": page, "games": [_game_row(game, request.user) for game in page]},
+    )
+
+
+def _page(request: HttpRequest, games: Any) -> Page:
+    """The page asked for (`?page=`); a page out of range or not a number gives the nearest."""
+    return Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
 
 
 def _game_cards() -> list[dict[str, Any]]:
@@ -44,6 +102,7 @@ def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
     you = selectors.seat_index_for(game=game, viewer=viewer)
     return {
         "id": game.pk,
+        "unlisted": game.unlisted,
         "kind": game.kind,
         "title": _kind_title(game.kind),
         "status": game.status,
@@ -85,6 +144,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     kind=form.game_kind.kind,
                     opponents=form.cleaned_data["opponents"],
                     options=form.cleaned_data["options"],
+                    unlisted=request.POST.get("unlisted") == "on",
                 )
             except GameError as error:
                 form.add_error(None, error.detail)
@@ -107,11 +167,14 @@ def play(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take an open seat (from the lobby or the game's own page), then show the game."""
     try:
         services.game_join(game_id=game_id, user=request.user)
-    except GameError as error:
+    except GameNotFound as error:
         messages.error(request, error.detail)
         return redirect("play")
+    except GameError as error:
+        messages.error(request, error.detail)
     return redirect("game", game_id=game_id)
 
 

@@ -27,6 +27,7 @@ from greycircle.games.serializers import (
     GameEnvelopeSerializer,
     GameListQuerySerializer,
     GameSummarySerializer,
+    LiveGamesQuerySerializer,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
     OpenGamesQuerySerializer,
@@ -91,7 +92,17 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="List my games",
-        parameters=[GameListQuerySerializer],
+        description="All my games, or one list of them (`list`): waiting on me, waiting on "
+        "others, finished. Newest first; paginated.",
+        parameters=[
+            GameListQuerySerializer,
+            OpenApiParameter(
+                "my_turn",
+                OpenApiTypes.BOOL,
+                deprecated=True,
+                description=GameListQuerySerializer._declared_fields["my_turn"].help_text,
+            ),
+        ],
         responses={200: GameSummarySerializer(many=True), **BAD_FILTER},
     )
     def list(self, request: Request) -> Response:
@@ -100,7 +111,7 @@ class GameViewSet(viewsets.GenericViewSet):
             user=request.user,
             kind=query.get("kind"),
             status=query.get("status"),
-            my_turn=query["my_turn"],
+            which=query.get("list"),
         )
         return self._summaries(games)
 
@@ -114,6 +125,18 @@ class GameViewSet(viewsets.GenericViewSet):
         query = _query(request, serializer_class=OpenGamesQuerySerializer)
         games = selectors.games_open(viewer=request.user, kind=query.get("kind"))
         return self._summaries(games)
+
+    @extend_schema(
+        summary="Live games to watch",
+        description="Games in play between at least two people, the most recently moved first. "
+        "Unlisted games never appear. Anyone signed in may watch them (`ws/games/{id}/`).",
+        parameters=[LiveGamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **BAD_FILTER},
+    )
+    @action(detail=False, methods=["get"])
+    def live(self, request: Request) -> Response:
+        query = _query(request, serializer_class=LiveGamesQuerySerializer)
+        return self._summaries(selectors.games_live(kind=query.get("kind")))
 
     def _summaries(self, games) -> Response:
         page = self.paginate_queryset(games)
@@ -148,6 +171,7 @@ class GameViewSet(viewsets.GenericViewSet):
             opponents=serializer.validated_data["seats"],
             options=serializer.validated_data["options"],
             record=serializer.validated_data["record"],
+            unlisted=serializer.validated_data["unlisted"],
         )
         return self._envelope(game, status.HTTP_201_CREATED)
 
@@ -187,6 +211,23 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
         game = services.game_join(game_id=int(pk), user=request.user)
+        return self._envelope(game)
+
+    @extend_schema(
+        summary="Withdraw a game that has not started",
+        description="Only the player who started it, only while it waits for players. The game "
+        "becomes `cancelled`: over, with no outcome, so nobody wins or loses it.",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            400: error_response("The game is no longer waiting for players.", "not_open"),
+            403: error_response("Only the player who started the game.", "not_the_creator"),
+            **NOT_FOUND,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str) -> Response:
+        game = services.game_cancel(game_id=int(pk), user=request.user)
         return self._envelope(game)
 
     @extend_schema(

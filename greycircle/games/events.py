@@ -70,7 +70,12 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 
 def game_changed(
-    *, game: Game, created: bool = False, joined: Seat | None = None, ended: bool = False
+    *,
+    game: Game,
+    created: bool = False,
+    joined: Seat | None = None,
+    ended: bool = False,
+    cancelled: bool = False,
 ) -> None:
     """Send each audience its new envelope, and notify the players whom the change concerns."""
     rules = registry.get(game.kind).rules
@@ -91,6 +96,8 @@ def game_changed(
             notify(user_id=seat.user_id, event="your_turn", **about)
         if ended:
             notify(user_id=seat.user_id, event="game_over", outcome=game.outcome, **about)
+        if cancelled and seat.user_id != game.created_by_id:
+            notify(user_id=seat.user_id, event="game_withdrawn", by=seats[0].name, **about)
 
 
 def game_poked(*, game: Game, by: Any, target: Any) -> None:

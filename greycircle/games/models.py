@@ -19,6 +19,12 @@ class GameStatus(models.TextChoices):
     ACTIVE = "active", "In play"
     FINISHED = "finished", "Finished"
     ABORTED = "aborted", "Aborted"
+    # Withdrawn by its creator before it started: nobody played, so nobody won or lost.
+    CANCELLED = "cancelled", "Withdrawn"
+
+
+# A game in these states is over: no more moves, joins or withdrawals.
+GAME_OVER = (GameStatus.FINISHED, GameStatus.ABORTED, GameStatus.CANCELLED)
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -43,6 +49,8 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # Seen only by its players and by whoever has its link: never in a list (open, live, ...).
+    unlisted = models.BooleanField(default=False)
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db import models
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from greycircle.games import registry
 from greycircle.games.engine import RecordNotation
 from greycircle.games.models import Game, GameStatus, Move, Seat
+
+
+class MyGames(models.TextChoices):
+    """The lists of a player's games (`GET /games/?list=...`, the site's "My games")."""
+
+    MY_TURN = "my_turn", "Waiting on you"
+    THEIR_TURN = "their_turn", "Waiting on others"
+    FINISHED = "finished", "Finished"
+
+
+# Games over for good, in the "finished" list. A withdrawn (cancelled) table never was a game: it
+# is left out (`?status=cancelled` still finds it).
+FINISHED_STATUSES = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def seat_index_for(*, game: Game, viewer: Any) -> int | None:
@@ -47,6 +61,8 @@ def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
         "seats": seats_json(game=game),
         "to_move": game.to_move,
         "you": seat_index_for(game=game, viewer=viewer),
+        "created_by": _creator_name(game),
+        "unlisted": game.unlisted,
         "outcome": game.outcome,
         "move_count": game.move_count,
         "rematch_id": _rematch_id(game),
@@ -108,35 +124,79 @@ def move_entry_for_seat(*, move: Move, seat: int | None) -> dict[str, Any]:
 
 
 def games_for_user(
-    *, user: Any, kind: str | None = None, status: str | None = None, my_turn: bool = False
+    *,
+    user: Any,
+    kind: str | None = None,
+    status: str | None = None,
+    which: str | None = None,
 ) -> QuerySet[Game]:
-    games = Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    """`user`'s games, newest first: all of them, or one of the `MyGames` lists.
+
+    - `my_turn`: in play, and `user`'s seat is to move;
+    - `their_turn`: waiting on somebody else: in play with another seat to move, or waiting for
+      players to join;
+    - `finished`: over (finished or aborted), the most recently ended first.
+
+    Three queries a page whatever its size: the count, the games, their seats and users.
+    """
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    games = Game.objects.filter(Exists(mine))
     if kind:
         games = games.filter(kind=kind)
     if status:
         games = games.filter(status=status)
-    if my_turn:
-        games = games.filter(
-            status=GameStatus.ACTIVE,
-            seats__user=user,
-            seats__index=F("to_move"),
-        )
-    return games.with_seats().select_related("rematch").order_by("-updated_at")
+    my_move = Exists(mine.filter(index=OuterRef("to_move")))
+    ordering = ["-updated_at", "-pk"]
+    if which == MyGames.MY_TURN:
+        games = games.filter(my_move, status=GameStatus.ACTIVE)
+    elif which == MyGames.THEIR_TURN:
+        games = games.filter(Q(status=GameStatus.OPEN) | Q(status=GameStatus.ACTIVE) & ~my_move)
+    elif which == MyGames.FINISHED:
+        games = games.filter(status__in=FINISHED_STATUSES)
+        ordering = ["-finished_at", "-pk"]
+    return _listed(games).order_by(*ordering)
 
 
 def games_open(*, viewer: Any, kind: str | None = None) -> QuerySet[Game]:
-    """Games waiting for players that `viewer` could join."""
-    games = Game.objects.filter(status=GameStatus.OPEN).exclude(
+    """Games waiting for players that `viewer` could join (unlisted ones are never listed)."""
+    games = Game.objects.filter(status=GameStatus.OPEN, unlisted=False).exclude(
         Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
     )
     if kind:
         games = games.filter(kind=kind)
-    return games.with_seats().select_related("rematch").order_by("-created_at")
+    return _listed(games).order_by("-created_at", "-pk")
+
+
+def games_live(*, kind: str | None = None) -> QuerySet[Game]:
+    """Games in play between at least two people, that anyone may watch; the liveliest first.
+
+    Unlisted games are never listed; games against computers only are not "between people".
+    """
+    games = Game.objects.filter(status=GameStatus.ACTIVE, unlisted=False)
+    if kind:
+        games = games.filter(kind=kind)
+    games = games.alias(
+        people=Count("seats", filter=Q(seats__user__isnull=False), distinct=True)
+    ).filter(people__gte=2)
+    return _listed(games).order_by("-updated_at", "-pk")
+
+
+def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """What a list shows of each game, fetched with the page rather than once per game."""
+    return games.with_seats().select_related("rematch")
 
 
 def game_get(*, game_id: int) -> Game | None:
     """The game with its seats and rematch attached, or None; views shape it for each viewer."""
     return Game.objects.with_seats().select_related("rematch").filter(pk=game_id).first()
+
+
+def _creator_name(game: Game) -> str | None:
+    """The username of the player who started the game (always seated), from its seats."""
+    for seat in game.seats.all():
+        if seat.user_id is not None and seat.user_id == game.created_by_id:
+            return seat.user.username
+    return None
 
 
 def _rematch_id(game: Game) -> int | None:

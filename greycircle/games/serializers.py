@@ -15,6 +15,7 @@ from accounts.selectors import username_key, users_by_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
 from greycircle.games.models import GameStatus
+from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
 
 # AbstractUser.username's length; a longer name cannot be anybody's.
@@ -110,6 +111,12 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="Import: a game record (Circles: 'c5d6c3...') replayed into the new game, which "
         "goes on from there. Every other seat must be a computer.",
     )
+    unlisted = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Keep the game out of every list (open tables, live games): only its players "
+        "and whoever has its link find it.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """Refuse too many seats for the kind, then turn the seats into `SeatSpec`s.
@@ -157,15 +164,44 @@ class GameListQuerySerializer(serializers.Serializer):
         choices=GameStatus.choices,
         required=False,
         help_text="Only games in this state.",
-        error_messages={"invalid_choice": "A status is one of: open, active, finished, aborted."},
+        error_messages={
+            "invalid_choice": "A status is one of: "
+            + ", ".join(value for value, _ in GameStatus.choices)
+            + "."
+        },
+    )
+    list = serializers.ChoiceField(
+        choices=MyGames.choices,
+        required=False,
+        help_text="One list of my games: `my_turn` (waiting on me), `their_turn` (waiting on "
+        "others, including tables still waiting for players) or `finished` (over; the most "
+        "recently ended first). Without it, all my games, the most recently changed first.",
+        error_messages={"invalid_choice": "A list is one of: " + ", ".join(MyGames.values) + "."},
     )
     my_turn = serializers.BooleanField(
-        required=False, default=False, help_text="Only games waiting for my move."
+        required=False,
+        default=False,
+        help_text="Deprecated: use `list=my_turn`, which it means. Kept for older clients.",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """`my_turn=true` is `list=my_turn`; asked together with another list, it is refused."""
+        if attrs.pop("my_turn"):
+            if attrs.get("list", MyGames.MY_TURN) != MyGames.MY_TURN:
+                message = "`my_turn` is `list=my_turn`; ask for one list only."
+                raise serializers.ValidationError({"my_turn": [message]})
+            attrs["list"] = MyGames.MY_TURN
+        return attrs
 
 
 class OpenGamesQuerySerializer(serializers.Serializer):
     """The filters of `GET /games/open/`."""
+
+    kind = KindField(required=False, help_text="Only games of this kind.")
+
+
+class LiveGamesQuerySerializer(serializers.Serializer):
+    """The filters of `GET /games/live/`."""
 
     kind = KindField(required=False, help_text="Only games of this kind.")
 
@@ -205,6 +241,14 @@ class GameSummarySerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     to_move = serializers.IntegerField(allow_null=True, help_text="The seat to act, if any.")
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for spectators.")
+    created_by = serializers.CharField(
+        allow_null=True,
+        help_text="The username of the player who started the game (who alone may withdraw it "
+        "while it waits for players); null if that account is gone.",
+    )
+    unlisted = serializers.BooleanField(
+        help_text="In no list: only its players and whoever has its link find it."
+    )
     outcome = OutcomeSerializer(allow_null=True)
     move_count = serializers.IntegerField()
     rematch_id = serializers.IntegerField(allow_null=True)

@@ -26,7 +26,7 @@ from greycircle.games.errors import (
     GameNotFound,
     GamePermissionDenied,
 )
-from greycircle.games.models import Game, GameStatus, Move, Seat
+from greycircle.games.models import GAME_OVER, Game, GameStatus, Move, Seat
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -53,12 +53,15 @@ def game_create(
     opponents: Sequence[SeatSpec],
     options: Mapping[str, Any] | None = None,
     record: str = "",
+    unlisted: bool = False,
 ) -> Game:
     """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
 
-    The game starts at once when no seat is open; otherwise it waits for players to join. With a
-    `record` (for kinds that have a record notation; every other seat a computer), its moves are
-    replayed into the new game as imported moves, and the game goes on from there.
+    The game starts at once when no seat is open; otherwise it waits for players to join. An
+    `unlisted` game is in no list (open tables, live games): only its players and whoever has its
+    link find it. With a `record` (for kinds that have a record notation; every other seat a
+    computer), its moves are replayed into the new game as imported moves, and the game goes on
+    from there.
     """
     try:
         game_kind = registry.get(kind)
@@ -94,7 +97,7 @@ def game_create(
 
     with transaction.atomic():
         game = _game_seat(
-            Game(kind=kind, options=normalised_options, created_by=creator),
+            Game(kind=kind, options=normalised_options, created_by=creator, unlisted=unlisted),
             seats=[SeatSpec(user=creator), *opponents],
         )
         ended = _record_replay(game, recorded_moves)
@@ -244,7 +247,13 @@ def game_rematch(*, game_id: int, user: User) -> Game:
             return existing
         seats = [SeatSpec(user=seat.user, ai_level=seat.ai_level) for seat in game.seats.all()]
         rematch = _game_seat(
-            Game(kind=game.kind, options=game.options, created_by=user, rematch_of=game),
+            Game(
+                kind=game.kind,
+                options=game.options,
+                created_by=user,
+                rematch_of=game,
+                unlisted=game.unlisted,
+            ),
             seats=seats[1:] + seats[:1],
         )
         game.version += 1
@@ -256,6 +265,29 @@ def game_rematch(*, game_id: int, user: User) -> Game:
 
         transaction.on_commit(committed)
     return rematch
+
+
+def game_cancel(*, game_id: int, user: User) -> Game:
+    """The creator withdraws a game that has not started yet.
+
+    It becomes `cancelled`: over, with no outcome, so it counts as nobody's win or loss. Anybody
+    who had already taken a seat is told.
+    """
+    with transaction.atomic():
+        game = _game_lock(game_id)
+        if game.created_by_id != user.pk:
+            raise GamePermissionDenied(
+                "not_the_creator", "Only the player who started this game can withdraw it."
+            )
+        if game.status != GameStatus.OPEN:
+            raise GameInvalid("not_open", "Only a game still waiting for players can be withdrawn.")
+        game.status = GameStatus.CANCELLED
+        game.to_move = None
+        game.finished_at = timezone.now()
+        game.version += 1
+        game.save()
+        transaction.on_commit(lambda: _game_committed(game, cancelled=True))
+    return game
 
 
 def game_poke(*, game_id: int, user: User) -> None:
@@ -279,7 +311,7 @@ def game_abort(*, game_id: int) -> Game:
     """Staff stop a game that cannot go on; nobody wins."""
     with transaction.atomic():
         game = _game_lock(game_id)
-        if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+        if game.status in GAME_OVER:
             raise GameInvalid("game_over", "This game is already over.")
         game.status = GameStatus.ABORTED
         game.to_move = None
@@ -449,7 +481,12 @@ def _move_apply(
 
 
 def _game_committed(
-    game: Game, *, created: bool = False, joined: Seat | None = None, ended: bool = False
+    game: Game,
+    *,
+    created: bool = False,
+    joined: Seat | None = None,
+    ended: bool = False,
+    cancelled: bool = False,
 ) -> None:
     """After commit: wake a computer seat to move, and tell everyone who watches the game.
 
@@ -458,4 +495,4 @@ def _game_committed(
     """
     if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
         tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)
-    events.game_changed(game=game, created=created, joined=joined, ended=ended)
+    events.game_changed(game=game, created=created, joined=joined, ended=ended, cancelled=cancelled)

@@ -45,7 +45,7 @@ def test_home_for_a_player_without_games(client, alice):
     assert "Hello, alice" in html
     assert "Your games" in html
     assert "You have no games yet." in html
-    assert response.context["games"] == []
+    assert all(entry["games"] == [] for entry in response.context["lists"])
     assert 'href="/settings/"' in html
     assert 'action="/accounts/logout/"' in html
     assert 'href="/accounts/signup/"' not in html
@@ -60,8 +60,9 @@ def test_home_lists_the_players_games_with_status_and_seats(client, alice, bob, 
 
     response = client.get("/")
 
-    games = response.context["games"]
-    assert {game["id"] for game in games} == {playing.pk}
+    lists = {entry["key"]: entry["games"] for entry in response.context["lists"]}
+    assert [game["id"] for game in lists["my_turn"]] == [playing.pk]
+    assert lists["their_turn"] == lists["finished"] == []
     html = response.content.decode()
     [item] = game_items(html)
     assert f'data-game-id="{playing.pk}"' in item
@@ -323,3 +324,126 @@ def test_the_username_box_is_marked_for_the_script_that_hides_it(client, alice):
     )
     assert '<div class="field field--friend" data-friend>' in circles
     assert 'chooser.value === "user"' in html
+
+
+# --- open tables on the game page -------------------------------------------------------------
+
+
+def join_form(html: str) -> str:
+    return re.search(r'<form [^>]*id="join-form"[^>]*>', html).group(0)
+
+
+def test_an_open_tables_page_offers_a_join_button_to_whoever_opens_its_link(client, alice, bob):
+    table = game_create(creator=alice, kind="circles", opponents=[SeatSpec()], unlisted=True)
+
+    client.force_login(bob)
+    html = client.get(f"/games/{table.pk}/").content.decode()
+    form = join_form(html)
+    assert f'action="/games/{table.pk}/join/"' in form
+    assert "hidden" not in form
+    assert 'id="withdraw"' in html
+
+    client.force_login(alice)
+    assert "hidden" in join_form(client.get(f"/games/{table.pk}/").content.decode())
+
+
+def test_joining_from_the_game_page_opens_the_game_or_says_why_not(client, alice, bob, carol):
+    table = game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
+    client.force_login(bob)
+    response = client.post(f"/games/{table.pk}/join/")
+    assert response.url == f"/games/{table.pk}/"
+    assert Game.objects.get(pk=table.pk).status == "active"
+
+    client.force_login(carol)
+    refused = client.post(f"/games/{table.pk}/join/")
+    assert refused.url == f"/games/{table.pk}/"
+    page = client.get(refused.url).content.decode()
+    assert "This game is not waiting for players." in page
+    assert "hidden" in join_form(page)
+    assert client.post("/games/999999/join/").url == "/play/"
+
+
+def test_the_play_form_starts_an_unlisted_table(client, alice, bob):
+    client.force_login(alice)
+    assert 'name="unlisted"' in client.get("/play/").content.decode()
+    response = client.post(
+        "/play/", {"kind": "circles", "circles-seat_1": "open", "unlisted": "on"}
+    )
+    game = Game.objects.get()
+    assert response.url == f"/games/{game.pk}/"
+    assert game.unlisted
+    client.force_login(bob)
+    assert f'data-game-id="{game.pk}"' not in client.get("/play/").content.decode()
+
+
+# --- my games -----------------------------------------------------------------------------
+
+
+def list_ids(html: str) -> list[int]:
+    return [int(i) for i in re.findall(r'class="game-list__item" data-game-id="(\d+)"', html)]
+
+
+@pytest.mark.usefixtures("tictactoe")
+def test_my_games_shows_one_list_at_a_time_newest_first_by_pages(client, alice, bob):
+    mine = [
+        game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]).pk
+        for _ in range(22)
+    ]
+    theirs = game_create(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=alice)])
+    client.force_login(alice)
+
+    first = client.get("/games/").content.decode()
+    assert list_ids(first) == mine[::-1][:20]
+    assert 'href="?list=my_turn&amp;page=2"' in first
+    assert list_ids(client.get("/games/?list=my_turn&page=2").content.decode()) == mine[1::-1]
+    assert list_ids(client.get("/games/?list=their_turn").content.decode()) == [theirs.pk]
+    assert "No games here." in client.get("/games/?list=finished").content.decode()
+    assert client.get("/games/?list=everything").status_code == 404
+    assert client.get("/games/?page=last").status_code == 200
+
+
+@pytest.mark.usefixtures("tictactoe")
+def test_home_shows_the_first_few_of_each_list_and_links_to_the_rest(
+    client, alice, bob, django_assert_max_num_queries
+):
+    from frontend.views import HOME_LIST_LIMIT
+
+    mine = [
+        game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]).pk
+        for _ in range(HOME_LIST_LIMIT + 1)
+    ]
+    waiting = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+    client.force_login(alice)
+
+    with django_assert_max_num_queries(10):  # session, user, then two per list
+        html = client.get("/").content.decode()
+
+    assert list_ids(html) == [*mine[::-1][:HOME_LIST_LIMIT], waiting.pk]
+    assert 'href="/games/?list=my_turn"' in html
+    assert 'href="/games/?list=their_turn"' not in html  # all of it is shown
+    assert 'href="/games/"' in html
+    assert 'href="/watch/"' in html
+
+
+def test_my_games_and_watch_need_a_login(client):
+    assert client.get("/games/").url.startswith("/accounts/login/")
+    assert client.get("/watch/").url.startswith("/accounts/login/")
+
+
+# --- watching -----------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("tictactoe")
+def test_watch_lists_live_games_between_people_but_never_unlisted_ones(client, alice, bob, carol):
+    live = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    hidden = game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], unlisted=True
+    )
+    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    client.force_login(carol)
+
+    html = client.get("/watch/").content.decode()
+
+    assert list_ids(html) == [live.pk]
+    assert f'href="/games/{live.pk}/"' in html
+    assert client.get(f"/games/{hidden.pk}/").status_code == 200  # with its link

@@ -454,3 +454,163 @@ def test_the_move_log_is_a_plain_list_of_every_move(game, alice, bob, client_for
     assert isinstance(log, list)
     assert [entry["number"] for entry in log] == [1, 2, 3]
     assert {entry["imported"] for entry in log} == {False}
+
+
+# --- open tables: withdrawing (cancel) ---------------------------------------------------------
+
+
+@pytest.fixture
+def table(alice, client_for):
+    response = create(client_for(alice), [{"open": True}])
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_the_creator_withdraws_an_open_table(table, alice, bob, client_for):
+    assert table["created_by"] == "alice"
+    response = client_for(alice).post(f"/api/v1/games/{table['id']}/cancel/")
+
+    assert response.status_code == 200, response.json()
+    withdrawn = response.json()
+    assert withdrawn["status"] == "cancelled"
+    assert withdrawn["outcome"] is None
+    assert withdrawn["version"] == table["version"] + 1
+    assert client_for(bob).get("/api/v1/games/open/").json()["results"] == []
+    joined = client_for(bob).post(f"/api/v1/games/{table['id']}/join/")
+    assert joined.status_code == 400
+    assert joined.json()["code"] == "not_open"
+
+
+def test_withdrawing_is_refused_to_anybody_but_the_creator(table, bob, client_for):
+    response = client_for(bob).post(f"/api/v1/games/{table['id']}/cancel/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_the_creator"
+    assert Game.objects.get(pk=table["id"]).status == GameStatus.OPEN
+
+
+def test_a_started_game_cannot_be_withdrawn(table, alice, bob, client_for):
+    client_for(bob).post(f"/api/v1/games/{table['id']}/join/")
+
+    response = client_for(alice).post(f"/api/v1/games/{table['id']}/cancel/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "not_open"
+    assert client_for(bob).post(f"/api/v1/games/{table['id']}/cancel/").status_code == 403
+    assert client_for(alice).post("/api/v1/games/999999/cancel/").status_code == 404
+
+
+def test_anybody_signed_in_with_the_link_sees_an_open_table_and_may_join(table, carol, client_for):
+    seen = client_for(carol).get(f"/api/v1/games/{table['id']}/").json()
+    assert seen["status"] == "open"
+    assert seen["you"] is None
+    assert seen["state"] is None
+    assert client_for(carol).post(f"/api/v1/games/{table['id']}/join/").json()["you"] == 1
+
+
+# --- my games: the three lists -------------------------------------------------------------
+
+
+def test_my_games_come_in_three_lists(game, table, alice, bob, client_for):
+    a, b = client_for(alice), client_for(bob)
+
+    def listed(client, which):
+        response = client.get(f"/api/v1/games/?list={which}")
+        assert response.status_code == 200, response.json()
+        return [g["id"] for g in response.json()["results"]]
+
+    assert listed(a, "my_turn") == [game["id"]]
+    assert listed(a, "their_turn") == [table["id"]]
+    assert listed(b, "their_turn") == [game["id"]]
+    assert listed(a, "finished") == []
+    b.post(f"/api/v1/games/{game['id']}/resign/")
+    assert listed(a, "finished") == listed(b, "finished") == [game["id"]]
+    assert listed(a, "my_turn") == []
+
+
+def test_my_turn_still_means_the_my_turn_list(game, alice, client_for):
+    client = client_for(alice)
+    assert (
+        client.get("/api/v1/games/?my_turn=true").json()["results"]
+        == (client.get("/api/v1/games/?list=my_turn").json()["results"])
+    )
+    assert client.get("/api/v1/games/?my_turn=true&list=my_turn").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("list=mine", "list"), ("list=finished&my_turn=true", "my_turn")],
+)
+def test_a_bad_list_is_refused(game, alice, client_for, query, field):
+    response = client_for(alice).get(f"/api/v1/games/?{query}")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert field in response.json()["fields"]
+
+
+def test_lists_are_paginated_newest_first(alice, bob, client_for):
+    client = client_for(alice)
+    made = [create(client, [{"user": "bob"}]).json()["id"] for _ in range(3)]
+    first = client.get("/api/v1/games/?list=my_turn&page_size=2").json()
+    second = client.get("/api/v1/games/?list=my_turn&page_size=2&page=2").json()
+    assert first["count"] == 3
+    assert [g["id"] for g in first["results"] + second["results"]] == made[::-1]
+
+
+# --- watching: live games and unlisted games -------------------------------------------------
+
+
+def test_live_games_list_games_between_people(game, table, alice, carol, client_for):
+    create(client_for(alice), [{"ai_level": "first"}])
+
+    response = client_for(carol).get("/api/v1/games/live/")
+
+    assert response.status_code == 200
+    assert [g["id"] for g in response.json()["results"]] == [game["id"]]
+    assert response.json()["results"][0]["you"] is None
+    assert client_for(carol).get("/api/v1/games/live/?kind=chess").json()["code"] == (
+        "unknown_kind"
+    )
+
+
+def test_an_unlisted_game_is_never_listed(alice, bob, carol, client_for):
+    a = client_for(alice)
+    table = create(a, [{"open": True}], unlisted=True).json()
+    duel = create(a, [{"user": "bob"}], unlisted=True).json()
+    assert table["unlisted"] is True
+    assert duel["unlisted"] is True
+
+    c = client_for(carol)
+    assert c.get("/api/v1/games/open/").json()["results"] == []
+    assert c.get("/api/v1/games/live/").json()["results"] == []
+    assert {g["id"] for g in a.get("/api/v1/games/").json()["results"]} == {
+        table["id"],
+        duel["id"],
+    }
+    # With its link it can be seen, and the open one joined.
+    assert c.get(f"/api/v1/games/{duel['id']}/").status_code == 200
+    assert c.post(f"/api/v1/games/{table['id']}/join/").json()["status"] == "active"
+    assert c.get("/api/v1/games/live/").json()["results"] == []
+    assert create(a, [{"user": "bob"}]).json()["unlisted"] is False
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/games/", "/api/v1/games/?list=their_turn", "/api/v1/games/live/"]
+)
+def test_a_page_of_games_costs_the_same_queries_however_long(
+    url, alice, bob, user_factory, client_for
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(alice)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    for _ in range(2):
+        create(client_for(user_factory()), [{"user": "alice"}])
+    few = queries()
+    for _ in range(15):
+        create(client_for(user_factory()), [{"user": "alice"}])
+    assert queries() == few

@@ -10,9 +10,10 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from greycircle.games import selectors, services
-from greycircle.games.errors import GameConflict
-from greycircle.games.models import Game, Move
+from greycircle.games.errors import GameConflict, GameInvalid, GamePermissionDenied
+from greycircle.games.models import Game, GameStatus, Move
 from greycircle.games.services import SeatSpec
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.usefixtures("tictactoe")
 
@@ -127,3 +128,87 @@ def test_replay_from_seed_and_log_equals_the_stored_state(duel, alice, bob):
         )
     stored = Game.objects.get(pk=game.pk)
     assert selectors.game_replay(game=stored) == stored.state
+
+
+# --- withdrawing an open table (game_cancel) ---------------------------------------------------
+
+
+@pytest.fixture
+def table(alice):
+    """A game of alice's waiting for a second player."""
+    return services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+
+
+@pytest.mark.django_db
+def test_the_creator_withdraws_an_open_table_and_nobody_loses_it(table, alice):
+    withdrawn = services.game_cancel(game_id=table.pk, user=alice)
+
+    assert withdrawn.status == GameStatus.CANCELLED
+    assert withdrawn.outcome is None
+    assert withdrawn.to_move is None
+    assert withdrawn.finished_at is not None
+    assert withdrawn.version == table.version + 1
+    with pytest.raises(GameInvalid) as refused:
+        services.game_join(game_id=table.pk, user=UserFactory())
+    assert refused.value.code == "not_open"
+    with pytest.raises(GameInvalid) as again:
+        services.game_cancel(game_id=table.pk, user=alice)
+    assert again.value.code == "not_open"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_seated_at_a_withdrawn_table_are_told(alice, bob, monkeypatch):
+    table = services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+    sent: list[tuple[int, str]] = []
+    monkeypatch.setattr(
+        "greycircle.games.events.notify",
+        lambda *, user_id, event, **data: sent.append((user_id, event)),
+    )
+    # Tic-tac-toe has two seats, so a joined table has started; seat bob by hand to test a
+    # bigger table whose other seats are still open.
+    table.seats.filter(index=1).update(user=bob)
+
+    services.game_cancel(game_id=table.pk, user=alice)
+
+    assert (bob.pk, "game_withdrawn") in sent
+    assert (alice.pk, "game_withdrawn") not in sent
+    assert not any(event == "game_over" for _, event in sent)
+
+
+@pytest.mark.django_db
+def test_only_the_creator_may_withdraw_a_table(table, bob):
+    with pytest.raises(GamePermissionDenied) as refused:
+        services.game_cancel(game_id=table.pk, user=bob)
+    assert refused.value.code == "not_the_creator"
+    assert Game.objects.get(pk=table.pk).status == GameStatus.OPEN
+
+
+@pytest.mark.django_db
+def test_a_started_game_cannot_be_withdrawn_even_by_its_creator(table, alice, bob):
+    services.game_join(game_id=table.pk, user=bob)
+
+    with pytest.raises(GameInvalid) as refused:
+        services.game_cancel(game_id=table.pk, user=alice)
+    assert refused.value.code == "not_open"
+    with pytest.raises(GamePermissionDenied):
+        services.game_cancel(game_id=table.pk, user=bob)
+    assert Game.objects.get(pk=table.pk).status == GameStatus.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_table_has_no_rematch(table, alice):
+    services.game_cancel(game_id=table.pk, user=alice)
+    with pytest.raises(GameInvalid) as refused:
+        services.game_rematch(game_id=table.pk, user=alice)
+    assert refused.value.code == "game_not_over"
+
+
+@pytest.mark.django_db
+def test_an_unlisted_game_stays_unlisted_in_its_rematch(alice, bob):
+    game = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], unlisted=True
+    )
+    services.game_resign(game_id=game.pk, user=alice)
+
+    assert game.unlisted
+    assert services.game_rematch(game_id=game.pk, user=bob).unlisted

@@ -42,7 +42,8 @@ export function mount(container, context) {
       const hint = svg("circle", {
         cx: col + 0.5, cy: row + 0.5, r: 0.16, class: "circles-board__hint", "data-square": name,
       });
-      const disc = svg("circle", { cx: col + 0.5, cy: row + 0.5, r: 0.4, class: "disc" });
+      // Empty until the server says otherwise: a game waiting for players has no discs yet.
+      const disc = svg("circle", { cx: col + 0.5, cy: row + 0.5, r: 0.4, class: "disc disc--empty" });
       disc.style.transformOrigin = `${col + 0.5}px ${row + 0.5}px`;
       square.addEventListener("click", () => choose(name));
       board.append(square, hint, disc);
@@ -70,7 +71,7 @@ export function mount(container, context) {
     cursor.setAttribute("x", cursorAt.col);
     cursor.setAttribute("y", cursorAt.row);
     const name = squareName(cursorAt.col, cursorAt.row);
-    const cell = current ? current.state.board[cursorAt.row][cursorAt.col] : ".";
+    const cell = current?.state ? current.state.board[cursorAt.row][cursorAt.col] : ".";
     cursorLabel.textContent = `${name}: ${{ W: "white", B: "black", ".": "empty" }[cell]}`;
   }
 
@@ -93,7 +94,17 @@ export function mount(container, context) {
     render(envelope, previous) {
       current = envelope;
       const state = envelope.state;
-      if (!state) return;
+      board.classList.toggle("circles-board--waiting", !state);
+      if (!state) {
+        // Waiting for players: the board is drawn empty until the game starts.
+        for (const disc of discs) {
+          disc.classList.remove("disc--white", "disc--black", "disc--flipped");
+          disc.classList.add("disc--empty");
+        }
+        for (const hint of hints) hint.classList.remove("circles-board__hint--legal");
+        for (const square of squares) square.classList.remove("circles-board__square--last");
+        return;
+      }
       const before = previous?.state?.board;
       const legal = new Set(context.showHelpers ? envelope.legal_moves.map((m) => m.square) : []);
       for (let row = 0; row < 8; row += 1) {

@@ -62,6 +62,10 @@ function statusLine(envelope, renderer) {
       return "Waiting for players to join.";
     case "aborted":
       return "This game was stopped by the staff.";
+    case "cancelled":
+      return envelope.created_by === settings.username
+        ? "You withdrew this game before it started."
+        : "This game was withdrawn before it started.";
     case "finished": {
       const { winners } = envelope.outcome;
       if (winners.length === 0) return "Game over: a tie.";
@@ -109,6 +113,10 @@ function renderSeats(envelope, renderer) {
 
 function renderActions(envelope) {
   const seated = envelope.you !== null;
+  const open = envelope.status === "open";
+  // Anyone who opens the link of a table waiting for players may take a seat at it.
+  $("#join-form").hidden = !(open && !seated);
+  $("#withdraw").hidden = !(open && envelope.created_by === settings.username);
   $("#resign").hidden = !(seated && envelope.status === "active");
   const over = envelope.status === "finished" || envelope.status === "aborted";
   $("#rematch").hidden = !(seated && over);
@@ -189,6 +197,14 @@ async function main() {
     if (!window.confirm("Resign this game?")) return;
     try {
       await client.command("resign");
+    } catch (error) {
+      notify(error.message, "error");
+    }
+  });
+  $("#withdraw").addEventListener("click", async () => {
+    if (!window.confirm("Withdraw this game? Nobody wins or loses it.")) return;
+    try {
+      await client.command("cancel");
     } catch (error) {
       notify(error.message, "error");
     }

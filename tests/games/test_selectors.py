@@ -1,0 +1,123 @@
+"""Game lists: a player's three lists, open tables and live games; unlisted games in none."""
+
+import pytest
+
+from greycircle.games import selectors, services
+from greycircle.games.models import Game, GameStatus
+from greycircle.games.selectors import MyGames
+from greycircle.games.services import SeatSpec
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
+
+
+def new_game(creator, *opponents, **options) -> Game:
+    return services.game_create(
+        creator=creator, kind="tictactoe", opponents=list(opponents), **options
+    )
+
+
+def ids(games) -> list[int]:
+    return [game.pk for game in games]
+
+
+def test_each_game_is_in_the_one_list_that_fits_it(alice, bob, carol):
+    my_turn = new_game(alice, SeatSpec(user=bob))  # alice, at seat 0, moves first
+    their_turn = new_game(bob, SeatSpec(user=alice))
+    waiting = new_game(alice, SeatSpec())
+    against_computer = new_game(alice, SeatSpec(ai_level="first"))  # alice to move
+    finished = new_game(alice, SeatSpec(user=carol))
+    services.game_resign(game_id=finished.pk, user=carol)
+    withdrawn = new_game(alice, SeatSpec())
+    services.game_cancel(game_id=withdrawn.pk, user=alice)
+    new_game(bob, SeatSpec(user=carol))  # not hers
+
+    def listed(which: str) -> set[int]:
+        return set(ids(selectors.games_for_user(user=alice, which=which)))
+
+    assert listed(MyGames.MY_TURN) == {my_turn.pk, against_computer.pk}
+    assert listed(MyGames.THEIR_TURN) == {their_turn.pk, waiting.pk}
+    assert listed(MyGames.FINISHED) == {finished.pk}
+    assert withdrawn.pk not in listed(MyGames.FINISHED)
+    assert len(ids(selectors.games_for_user(user=alice))) == 6
+    assert ids(selectors.games_for_user(user=alice, status=GameStatus.CANCELLED)) == [withdrawn.pk]
+
+
+def test_lists_are_newest_first(alice, bob):
+    first = new_game(alice, SeatSpec(user=bob))
+    second = new_game(alice, SeatSpec(user=bob))
+    assert ids(selectors.games_for_user(user=alice, which=MyGames.MY_TURN)) == [second.pk, first.pk]
+
+    services.move_submit(game_id=first.pk, user=alice, move={"cell": 0}, expected_version=1)
+    services.move_submit(game_id=second.pk, user=alice, move={"cell": 0}, expected_version=1)
+    services.move_submit(game_id=first.pk, user=bob, move={"cell": 4}, expected_version=2)
+    assert ids(selectors.games_for_user(user=alice, which=MyGames.MY_TURN)) == [first.pk]
+    assert ids(selectors.games_for_user(user=bob, which=MyGames.MY_TURN)) == [second.pk]
+
+    # Finished: the most recently ended first, whatever happened to the games since.
+    services.game_resign(game_id=second.pk, user=alice)
+    services.game_resign(game_id=first.pk, user=alice)
+    services.game_rematch(game_id=second.pk, user=alice)
+    assert ids(selectors.games_for_user(user=alice, which=MyGames.FINISHED)) == [
+        first.pk,
+        second.pk,
+    ]
+
+
+def test_live_games_are_those_in_play_between_people(alice, bob, carol):
+    duel = new_game(alice, SeatSpec(user=bob))
+    later = new_game(bob, SeatSpec(user=carol))
+    new_game(alice, SeatSpec(ai_level="first"))  # against a computer: not between people
+    new_game(alice, SeatSpec())  # not in play yet
+    over = new_game(carol, SeatSpec(user=alice))
+    services.game_resign(game_id=over.pk, user=alice)
+
+    assert ids(selectors.games_live()) == [later.pk, duel.pk]
+    assert ids(selectors.games_live(kind="circles")) == []
+
+
+def test_an_unlisted_game_is_in_no_list_but_its_players_own(alice, bob, carol):
+    table = new_game(alice, SeatSpec(), unlisted=True)
+    duel = new_game(alice, SeatSpec(user=bob), unlisted=True)
+
+    assert ids(selectors.games_open(viewer=carol)) == []
+    assert ids(selectors.games_live()) == []
+    assert set(ids(selectors.games_for_user(user=alice))) == {table.pk, duel.pk}
+    assert ids(selectors.games_for_user(user=bob)) == [duel.pk]
+    # Whoever has the link still finds it, and may join the open one.
+    assert selectors.game_get(game_id=table.pk) is not None
+    assert services.game_join(game_id=table.pk, user=carol).status == GameStatus.ACTIVE
+    assert ids(selectors.games_live()) == []
+
+
+def test_a_summary_names_the_creator_and_says_whether_it_is_unlisted(alice, bob):
+    game = services.game_rematch(
+        game_id=services.game_resign(
+            game_id=new_game(alice, SeatSpec(user=bob), unlisted=True).pk, user=alice
+        ).pk,
+        user=bob,
+    )
+    summary = selectors.game_summary_for(game=selectors.game_get(game_id=game.pk), viewer=alice)
+
+    assert summary["created_by"] == "bob"
+    assert summary["unlisted"] is True
+    assert summary["you"] == 1
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        lambda user: selectors.games_for_user(user=user),
+        lambda user: selectors.games_for_user(user=user, which=MyGames.MY_TURN),
+        lambda user: selectors.games_for_user(user=user, which=MyGames.THEIR_TURN),
+        lambda user: selectors.games_live(),
+    ],
+)
+def test_a_list_costs_two_queries_however_many_games(
+    listing, alice, user_factory, django_assert_num_queries
+):
+    for _ in range(6):
+        new_game(alice, SeatSpec(user=user_factory()))
+        new_game(user_factory(), SeatSpec(user=alice))
+    with django_assert_num_queries(2):  # the games, then their seats with their users
+        summaries = [selectors.game_summary_for(game=game, viewer=alice) for game in listing(alice)]
+    assert len(summaries) in (6, 12)
