@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 from django.db.models.functions import Lower
 
 from accounts.models import Block, FriendRequest, Friendship, User
@@ -106,3 +107,14 @@ def blocked_user_ids(*, user: UserOrId) -> set[int]:
         "blocker_id", "blocked_id"
     )
     return {other for pair in pairs for other in pair if other != uid}
+
+
+def block_between(*, user: UserOrId, other: Any) -> Exists:
+    """Whether a block stands between `user` and `other` (a user id or an `OuterRef` to one),
+    either way round: an expression for filtering lists without a query of its own."""
+    uid = _id(user)
+    return Exists(
+        Block.objects.filter(
+            Q(blocker_id=uid, blocked_id=other) | Q(blocked_id=uid, blocker_id=other)
+        )
+    )

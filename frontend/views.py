@@ -74,7 +74,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @login_required
 def watch(request: HttpRequest) -> HttpResponse:
     """Games in play between people that anyone may watch (never an unlisted one)."""
-    page = _page(request, selectors.games_live())
+    page = _page(request, selectors.games_live(viewer=request.user))
     return render(
         request,
         "frontend/watch.html",

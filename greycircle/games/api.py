@@ -136,7 +136,7 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=False, methods=["get"])
     def live(self, request: Request) -> Response:
         query = _query(request, serializer_class=LiveGamesQuerySerializer)
-        return self._summaries(selectors.games_live(kind=query.get("kind")))
+        return self._summaries(selectors.games_live(viewer=request.user, kind=query.get("kind")))
 
     def _summaries(self, games) -> Response:
         page = self.paginate_queryset(games)

@@ -7,6 +7,7 @@ from typing import Any
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
+from accounts.selectors import block_between
 from greycircle.games import registry
 from greycircle.games.engine import RecordNotation
 from greycircle.games.models import Game, GameStatus, Move, Seat
@@ -158,27 +159,42 @@ def games_for_user(
 
 
 def games_open(*, viewer: Any, kind: str | None = None) -> QuerySet[Game]:
-    """Games waiting for players that `viewer` could join (unlisted ones are never listed)."""
-    games = Game.objects.filter(status=GameStatus.OPEN, unlisted=False).exclude(
-        Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
+    """Games waiting for players that `viewer` could join (unlisted ones are never listed, nor
+    games of someone on the other side of a block with `viewer`)."""
+    games = _unblocked(
+        Game.objects.filter(status=GameStatus.OPEN, unlisted=False).exclude(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
+        ),
+        viewer=viewer,
     )
     if kind:
         games = games.filter(kind=kind)
     return _listed(games).order_by("-created_at", "-pk")
 
 
-def games_live(*, kind: str | None = None) -> QuerySet[Game]:
+def games_live(*, viewer: Any = None, kind: str | None = None) -> QuerySet[Game]:
     """Games in play between at least two people, that anyone may watch; the liveliest first.
 
-    Unlisted games are never listed; games against computers only are not "between people".
+    Unlisted games are never listed; games against computers only are not "between people";
+    `viewer` does not see the games of someone on the other side of a block with them.
     """
-    games = Game.objects.filter(status=GameStatus.ACTIVE, unlisted=False)
+    games = _unblocked(Game.objects.filter(status=GameStatus.ACTIVE, unlisted=False), viewer=viewer)
     if kind:
         games = games.filter(kind=kind)
     games = games.alias(
         people=Count("seats", filter=Q(seats__user__isnull=False), distinct=True)
     ).filter(people__gte=2)
     return _listed(games).order_by("-updated_at", "-pk")
+
+
+def _unblocked(games: QuerySet[Game], *, viewer: Any) -> QuerySet[Game]:
+    """`games` without those where someone seated has a block with `viewer`, either way."""
+    if viewer is None or not viewer.is_authenticated:
+        return games
+    blocked_seat = Seat.objects.filter(
+        Q(game=OuterRef("pk")), block_between(user=viewer, other=OuterRef("user_id"))
+    )
+    return games.exclude(Exists(blocked_seat))
 
 
 def _listed(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -2,6 +2,7 @@
 
 import pytest
 
+from accounts.friends import user_block
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
@@ -89,6 +90,20 @@ def test_an_unlisted_game_is_in_no_list_but_its_players_own(alice, bob, carol):
     assert ids(selectors.games_live()) == []
 
 
+def test_games_of_someone_on_the_other_side_of_a_block_are_not_listed(alice, bob, carol):
+    table = new_game(bob, SeatSpec())
+    duel = new_game(bob, SeatSpec(user=carol))
+    user_block(blocker=alice, username="bob")
+
+    assert ids(selectors.games_open(viewer=alice)) == []
+    assert ids(selectors.games_live(viewer=alice)) == []
+    # Either way round: bob does not see alice's games either.
+    alices = new_game(alice, SeatSpec())
+    assert ids(selectors.games_open(viewer=bob)) == []
+    assert ids(selectors.games_open(viewer=carol)) == [alices.pk, table.pk]
+    assert ids(selectors.games_live(viewer=carol)) == [duel.pk]
+
+
 def test_a_summary_names_the_creator_and_says_whether_it_is_unlisted(alice, bob):
     game = services.game_rematch(
         game_id=services.game_resign(
@@ -110,6 +125,7 @@ def test_a_summary_names_the_creator_and_says_whether_it_is_unlisted(alice, bob)
         lambda user: selectors.games_for_user(user=user, which=MyGames.MY_TURN),
         lambda user: selectors.games_for_user(user=user, which=MyGames.THEIR_TURN),
         lambda user: selectors.games_live(),
+        lambda user: selectors.games_live(viewer=user),
     ],
 )
 def test_a_list_costs_two_queries_however_many_games(
