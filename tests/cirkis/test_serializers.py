@@ -4,8 +4,6 @@ in short and long games, with and without the Center Ring."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -21,29 +19,11 @@ from cirkis.serializers import (
 )
 from greycircle.games import registry
 from greycircle.games.engine import IllegalMove
+from tests.games.contract import assert_fits, errors, log_entry
 
-AT = datetime(2025, 1, 1, tzinfo=UTC)
 MAX_PLACEMENTS = 2000
 # Legal moves are many (hundreds at the start): check every one on a sample of turns only.
 ALL_MOVES_EVERY = 7
-
-
-def errors(serializer_class: type, data: Any) -> Any:
-    """The serializer's errors for `data` ({} when it fits); undeclared keys are errors too."""
-    serializer = serializer_class(data=data)
-    return {} if serializer.is_valid() else serializer.errors
-
-
-def assert_fits(serializer_class: type, data: Any) -> None:
-    assert errors(serializer_class, data) == {}, (serializer_class.__name__, data)
-
-
-def log_entry(number: int, seat: int, logged, viewer: int | None) -> dict[str, Any]:
-    """A log entry as the platform serves it (`selectors.move_entry_for_seat`) to `viewer`."""
-    entry = {**logged.public}
-    if viewer is not None:
-        entry.update(logged.private.get(viewer, {}))
-    return {"number": number, "seat": seat, "at": AT, "imported": False, **entry}
 
 
 def test_the_kind_is_registered_with_its_serializers():
