@@ -1,9 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
 from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeView
+from greycircle.api import handlers
 from greycircle.games.api import GameViewSet
 
 admin.site.site_header = "Grey Circle Games administration"
@@ -27,6 +28,7 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "api"), namespace="v1")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    re_path(r"^api/(?P<path>.*)$", handlers.api_path_not_found),
     path("", include("accounts.urls")),
     path("", include("frontend.urls")),
 ]

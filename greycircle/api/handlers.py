@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 
 from greycircle.api.errors import DEFAULT_CODES, error_body
 
@@ -43,6 +44,13 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
         return _json(404, "Not found.")
     return defaults.page_not_found(request, exception)
+
+
+@csrf_exempt
+def api_path_not_found(request: HttpRequest, path: str) -> HttpResponse:
+    """The last route under /api/: no API path matched. A route rather than `handler404` alone,
+    so that apps get JSON with DEBUG on too (Django then answers an unmatched path itself)."""
+    return _json(404, "Not found.")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

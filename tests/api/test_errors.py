@@ -83,3 +83,11 @@ def test_an_invalid_session_token_is_401_in_the_api_shape():
     response = APIClient().get("/api/v1/games/", headers={"X-Session-Token": "forged"})
     assert response.status_code == 401
     assert set(response.json()) == {"code", "detail"}
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unknown_api_path_is_a_json_404_with_debug_on_too(settings, client, method):
+    settings.DEBUG = True  # Django then answers unmatched paths itself, unless a route matches
+    response = getattr(client, method)("/api/v1/games/abc/")
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "detail": "Not found."}
