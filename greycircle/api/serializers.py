@@ -11,6 +11,9 @@ class ErrorSerializer(serializers.Serializer):
     current_version = serializers.IntegerField(
         required=False, help_text="With stale_version: the game's version now."
     )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="With poke_too_soon: seconds until the next reminder is allowed."
+    )
 
 
 # "fields" would shadow Serializer.fields, so the member is declared after the class.

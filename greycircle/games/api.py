@@ -21,6 +21,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
 from greycircle.games import selectors, services
+from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game
 from greycircle.games.serializers import (
     GameCreateSerializer,
@@ -264,19 +265,45 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Remind the player to move",
+        description="Sends the player the game waits for a `reminder` notification. Limited per "
+        "sender and recipient across all games: one reminder to the same player per "
+        f"{services.POKE_INTERVAL.total_seconds() / 60:g} minutes, and "
+        f"{services.POKES_PER_DAY} in all per day (UTC).",
         request=None,
         responses={
             204: None,
             400: error_response(
-                "Nobody to remind now.", "game_not_active", "nobody_to_poke", "poke_too_soon"
+                "Nobody to remind now: the game is not in play, it waits for you or a computer, "
+                "or you cannot remind this player.",
+                "game_not_active",
+                "nobody_to_poke",
+                "cannot_remind",
             ),
             **NOT_A_PLAYER,
             **NOT_FOUND,
+            429: error_response(
+                "Too many reminders: wait the seconds in `Retry-After` (also in the body's "
+                "`retry_after`; `detail` says when in words).",
+                "poke_too_soon",
+            ),
         },
     )
     @action(detail=True, methods=["post"])
     def poke(self, request: Request, pk: str) -> Response:
-        services.game_poke(game_id=int(pk), user=request.user)
+        try:
+            services.game_poke(game_id=int(pk), user=request.user)
+        except GameInvalid as refusal:
+            if refusal.code != "poke_too_soon":
+                raise
+            # A limit, like a throttle: 429 with Retry-After (DRF sets it from `wait`).
+            too_soon = ApiError(
+                code=refusal.code,
+                detail=refusal.detail,
+                status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+                extra=refusal.extra,
+            )
+            too_soon.wait = refusal.extra["retry_after"]
+            raise too_soon from refusal
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(

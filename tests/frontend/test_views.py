@@ -167,6 +167,18 @@ def test_the_game_page_carries_the_viewers_envelope(client, alice, bob):
     assert client.get("/games/999999/").status_code == 404
 
 
+def test_the_game_page_has_a_remind_button_for_the_script_to_show(client, alice, bob):
+    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    # Hidden until the script sees from the envelope that another person is to move.
+    assert re.search(
+        r'<button class="button button--small" id="remind" type="button" hidden>'
+        r"Remind</button>",
+        html,
+    )
+
+
 def test_each_game_card_comes_from_its_app_and_a_kind_without_one_gets_a_plain_card(
     client, tictactoe
 ):

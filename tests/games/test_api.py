@@ -2,6 +2,7 @@
 
 import pytest
 
+from accounts.models import Block
 from greycircle.games.models import Game, GameStatus, Move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
@@ -213,8 +214,49 @@ def test_poke_reminds_once_per_interval(game, bob, client_for):
     client = client_for(bob)
     assert client.post(f"/api/v1/games/{game['id']}/poke/").status_code == 204
     again = client.post(f"/api/v1/games/{game['id']}/poke/")
-    assert again.status_code == 400
+    assert again.status_code == 429
+    body = again.json()
+    assert body["code"] == "poke_too_soon"
+    assert 290 <= body["retry_after"] <= 300
+    assert again["Retry-After"] == str(body["retry_after"])
+    assert body["detail"] == (
+        "You reminded alice a moment ago; you can remind them again in 5 minutes."
+    )
+
+
+def test_a_new_game_does_not_reset_the_reminder_limit(game, alice, bob, client_for):
+    assert client_for(bob).post(f"/api/v1/games/{game['id']}/poke/").status_code == 204
+    another = create(client_for(alice), [{"user": "bob"}]).json()
+
+    again = client_for(bob).post(f"/api/v1/games/{another['id']}/poke/")
+    assert again.status_code == 429
     assert again.json()["code"] == "poke_too_soon"
+
+
+def test_poke_refusals(game, alice, bob, client_for):
+    def poke(user):
+        response = client_for(user).post(f"/api/v1/games/{game['id']}/poke/")
+        return response.status_code, response.json()["code"]
+
+    assert poke(alice) == (400, "nobody_to_poke")  # her own turn
+    Block.objects.create(blocker=alice, blocked=bob)
+    assert poke(bob) == (400, "cannot_remind")
+    Block.objects.all().delete()
+    Block.objects.create(blocker=bob, blocked=alice)
+    assert poke(bob) == (400, "cannot_remind")
+    client_for(alice).post(f"/api/v1/games/{game['id']}/resign/")
+    assert poke(bob) == (400, "game_not_active")
+
+
+def test_the_schema_lists_the_poke_refusals(client):
+    schema = client.get("/api/schema/?format=json").json()
+    responses = schema["paths"]["/api/v1/games/{id}/poke/"]["post"]["responses"]
+    for status, codes in {
+        "400": ["game_not_active", "nobody_to_poke", "cannot_remind"],
+        "429": ["poke_too_soon", "throttled"],
+    }.items():
+        for code in codes:
+            assert f"`{code}`" in responses[status]["description"]
 
 
 def test_anonymous_requests_are_refused(game, client):

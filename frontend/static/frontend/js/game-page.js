@@ -111,6 +111,14 @@ function renderSeats(envelope, renderer) {
   );
 }
 
+/** The person the game waits for, when that is not the viewer nor a computer; else null. */
+function personToRemind(envelope) {
+  if (envelope.you === null || envelope.status !== "active" || envelope.to_move === null) return null;
+  if (envelope.to_move === envelope.you) return null;
+  const seat = envelope.seats[envelope.to_move];
+  return seat.user && !seat.ai_level ? seat : null;
+}
+
 function renderActions(envelope) {
   const seated = envelope.you !== null;
   const open = envelope.status === "open";
@@ -118,6 +126,11 @@ function renderActions(envelope) {
   $("#join-form").hidden = !(open && !seated);
   $("#withdraw").hidden = !(open && envelope.created_by === settings.username);
   $("#resign").hidden = !(seated && envelope.status === "active");
+  // Shown whenever another person is to move: only the server knows the limits and blocks, and
+  // says so when it refuses.
+  const waitingFor = personToRemind(envelope);
+  $("#remind").hidden = waitingFor === null;
+  $("#remind").title = waitingFor ? `Remind ${waitingFor.name} that it is their turn` : "";
   const over = envelope.status === "finished" || envelope.status === "aborted";
   $("#rematch").hidden = !(seated && over);
   $("#rematch").textContent = envelope.rematch_id ? "Go to the rematch" : "Rematch";
@@ -199,6 +212,19 @@ async function main() {
       await client.command("resign");
     } catch (error) {
       notify(error.message, "error");
+    }
+  });
+  $("#remind").addEventListener("click", async () => {
+    const button = $("#remind");
+    const seat = personToRemind(client.envelope);
+    button.disabled = true;
+    try {
+      await client.command("poke");
+      notify(seat ? `Reminder sent to ${seat.name}.` : "Reminder sent.");
+    } catch (error) {
+      notify(error instanceof ApiError ? error.message : "The reminder could not be sent.", "error");
+    } finally {
+      button.disabled = false;
     }
   });
   $("#withdraw").addEventListener("click", async () => {
