@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.selectors import is_blocked_between
+from accounts.selectors import blocked_user_ids, is_blocked_between
 from greycircle.games import events, registry, tasks
 from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
@@ -96,6 +96,7 @@ def game_create(
             if not spec.user.is_active:
                 raise GameInvalid("bad_seats", f"{spec.user.username} cannot be invited.")
             seen_users.add(spec.user.pk)
+    _seats_check_blocks(creator=creator, seats=opponents)
     try:
         normalised_options = rules.validate_options(options or {})
     except IllegalMove as error:
@@ -253,6 +254,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         if existing is not None:
             return existing
         seats = [SeatSpec(user=seat.user, ai_level=seat.ai_level) for seat in game.seats.all()]
+        _seats_check_blocks(creator=user, seats=seats)
         rematch = _game_seat(
             Game(
                 kind=game.kind,
@@ -432,6 +434,20 @@ def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
                 "bad_record", f"Move {number} of the record: {error.detail}"
             ) from None
     return ended
+
+
+def _seats_check_blocks(*, creator: User, seats: Sequence[SeatSpec]) -> None:
+    """Nobody is seated in a new game by someone on the other side of a block with them.
+
+    Worded as for an inactive user, so the refusal does not tell who blocked whom.
+    """
+    others = [spec.user for spec in seats if spec.user is not None and spec.user.pk != creator.pk]
+    if not others:
+        return
+    blocked = blocked_user_ids(user=creator)
+    for other in others:
+        if other.pk in blocked:
+            raise GameInvalid("bad_seats", f"{other.username} cannot be invited.")
 
 
 def _game_seat(game: Game, *, seats: Sequence[SeatSpec]) -> Game:

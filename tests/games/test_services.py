@@ -353,3 +353,26 @@ def test_reminders_are_not_limited_while_redis_is_down(alice, bob, reminders, mo
     services.game_poke(game_id=game.pk, user=bob)
 
     assert len(reminders) == 2
+
+
+@pytest.mark.parametrize("blocker", ["alice", "bob"])
+def test_nobody_is_seated_across_a_block_either_way(blocker, alice, bob, carol):
+    users = {"alice": alice, "bob": bob}
+    Block.objects.create(blocker=users[blocker], blocked=bob if blocker == "alice" else alice)
+
+    with pytest.raises(GameInvalid) as refused:
+        services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    assert (refused.value.code, refused.value.detail) == ("bad_seats", "bob cannot be invited.")
+    assert not Game.objects.exists()
+    # Others are not affected.
+    services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)])
+
+
+def test_no_rematch_across_a_block_made_after_the_game(duel, alice, bob):
+    services.game_resign(game_id=duel.pk, user=bob)
+    Block.objects.create(blocker=bob, blocked=alice)
+
+    with pytest.raises(GameInvalid) as refused:
+        services.game_rematch(game_id=duel.pk, user=alice)
+    assert refused.value.code == "bad_seats"
+    assert not Game.objects.filter(rematch_of=duel).exists()
