@@ -1,8 +1,11 @@
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.management.base import CommandError
+from django.core.management.commands import flush
 from django.db import connections
 from django_tasks_db.management.commands.db_worker import Worker
 from rest_framework.test import APIClient
@@ -10,6 +13,35 @@ from rest_framework.test import APIClient
 from greycircle.games import registry
 from tests.factories import UserFactory
 from tests.games.tictactoe import GAME_KIND as TICTACTOE
+
+FLUSH_ATTEMPTS = 5
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_survives_deadlocks() -> Iterator[None]:
+    """Retry the database flush that ends a transactional test when PostgreSQL picks it as the
+    victim of a deadlock.
+
+    Live servers and task workers that tests start keep running between tests (a computer
+    still finishing its turn, a page's last request), and TRUNCATE takes its table locks one at
+    a time, so it can deadlock with them. PostgreSQL then aborts one side; the flush's
+    transaction was rolled back whole, so trying it again is safe.
+    """
+    original = flush.Command.handle
+
+    def handle(self, *args, **options):
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return original(self, *args, **options)
+            except CommandError as error:
+                if attempt == FLUSH_ATTEMPTS or "deadlock" not in str(error.__cause__):
+                    raise
+                time.sleep(0.2 * attempt)
+        return None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flush.Command, "handle", handle)
+        yield
 
 
 @pytest.fixture(autouse=True)
