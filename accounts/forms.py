@@ -18,6 +18,11 @@ class UserSettingsForm(forms.Form):
         label="Show helpers",
         help_text="Mark the moves you can make on the board when it is your turn.",
     )
+    accept_invitations_from_anyone = forms.BooleanField(
+        required=False,
+        label="Anyone may invite me to a game",
+        help_text="Otherwise only my friends can. Nobody I blocked ever can.",
+    )
     email_friend_request = forms.BooleanField(
         required=False, label="Someone sends me a friend request"
     )
@@ -35,6 +40,9 @@ class UserSettingsForm(forms.Form):
 
     def board_fields(self) -> list[forms.BoundField]:
         return [self["show_helpers"]]
+
+    def invitation_fields(self) -> list[forms.BoundField]:
+        return [self["accept_invitations_from_anyone"]]
 
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in User.EMAIL_PREFERENCES]

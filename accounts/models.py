@@ -33,6 +33,10 @@ class User(AbstractUser):
     show_helpers = models.BooleanField(
         default=True, help_text="Show the legal moves of the player to move on the board."
     )
+    accept_invitations_from_anyone = models.BooleanField(
+        default=False,
+        help_text="Let anyone invite me to a game, not only my friends (never someone I blocked).",
+    )
     email_friend_request = models.BooleanField("e-mail on friend requests", default=True)
     email_game_invitation = models.BooleanField("e-mail on game invitations", default=True)
     email_your_turn = models.BooleanField("e-mail when it is my turn", default=False)

@@ -8,7 +8,15 @@ from accounts.models import FriendRequest, User
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ["id", "username", "email", "date_joined", "show_helpers", *User.EMAIL_PREFERENCES]
+        fields = [
+            "id",
+            "username",
+            "email",
+            "date_joined",
+            "show_helpers",
+            "accept_invitations_from_anyone",
+            *User.EMAIL_PREFERENCES,
+        ]
         read_only_fields = ["id", "username", "email", "date_joined"]
 
 

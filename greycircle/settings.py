@@ -279,6 +279,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "greycircle.games.models.GameStatus",
+        "InvitationStatusEnum": "greycircle.games.models.InvitationStatus",
+        "OnDeclineEnum": "greycircle.games.models.OnDecline",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -332,6 +334,9 @@ LOGGING = {
 
 # A computer seat whose turn has waited this long without its task finishing is re-queued.
 GAMES_AI_STALL_SECONDS = int(os.environ.get("GAMES_AI_STALL_SECONDS", "30"))
+# An invitation to a game not answered in this many days expires (the seat opens or the game is
+# cancelled, as its creator chose).
+GAMES_INVITATION_DAYS = float(os.environ.get("GAMES_INVITATION_DAYS", "7"))
 # Thinking time of a computer player that searches, per move.
 GAMES_AI_BUDGET_MS = int(os.environ.get("GAMES_AI_BUDGET_MS", "1000"))
 # Each task worker records that it is alive this often (seconds)...

@@ -5,13 +5,14 @@ from rest_framework.routers import SimpleRouter
 
 from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeView
 from greycircle.api import handlers
-from greycircle.games.api import GameViewSet
+from greycircle.games.api import GameViewSet, InvitationViewSet
 
 admin.site.site_header = "Grey Circle Games administration"
 admin.site.site_title = "Grey Circle Games admin"
 
 router = SimpleRouter()
 router.register("games", GameViewSet, basename="game")
+router.register("invitations", InvitationViewSet, basename="invitation")
 router.register("friends/requests", FriendRequestViewSet, basename="friend-request")
 router.register("friends", FriendViewSet, basename="friend")
 router.register("blocks", BlockViewSet, basename="block")

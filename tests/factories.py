@@ -23,3 +23,43 @@ class UserFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"player{n}")
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
     password = factory.LazyFunction(password_hash)
+
+
+def let_anyone_invite(*users) -> None:
+    """Turn on `accept_invitations_from_anyone` for `users` (in the database and in memory)."""
+    for user in users:
+        user.accept_invitations_from_anyone = True
+        User.objects.filter(pk=user.pk).update(accept_invitations_from_anyone=True)
+
+
+def accept_invitations(game_id: int) -> None:
+    """Every pending invitation to the game accepted by its invitee (through the service)."""
+    from greycircle.games import invitations
+    from greycircle.games.models import Invitation, InvitationStatus
+
+    pending = Invitation.objects.filter(game_id=game_id, status=InvitationStatus.PENDING)
+    for invitation in pending.select_related("invitee").order_by("seat"):
+        invitations.invitation_accept(invitation_id=invitation.pk, user=invitation.invitee)
+
+
+def game_started(*, creator, kind, opponents, **options):
+    """`services.game_create`, with every invited player accepting at once: a game between people
+    that is already in play, for tests about playing it rather than about inviting.
+
+    The invited players are let accept invitations from anyone (unless they are friends of the
+    creator already), so the consent rule itself is left as it is.
+    """
+    from accounts.selectors import are_friends
+    from greycircle.games import services
+    from greycircle.games.models import Game
+
+    let_anyone_invite(
+        *(
+            spec.user
+            for spec in opponents
+            if spec.user is not None and not are_friends(user=creator, other=spec.user)
+        )
+    )
+    game = services.game_create(creator=creator, kind=kind, opponents=opponents, **options)
+    accept_invitations(game.pk)
+    return Game.objects.with_seats().get(pk=game.pk)

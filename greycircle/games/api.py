@@ -20,14 +20,16 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
-from greycircle.games import selectors, services
+from greycircle.games import invitations, selectors, services
 from greycircle.games.errors import GameInvalid
-from greycircle.games.models import Game
+from greycircle.games.models import Game, Invitation
 from greycircle.games.serializers import (
     GameCreateSerializer,
     GameEnvelopeSerializer,
     GameListQuerySerializer,
     GameSummarySerializer,
+    InvitationQuerySerializer,
+    InvitationSerializer,
     LiveGamesQuerySerializer,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
@@ -147,6 +149,9 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Start a game",
+        description="Each user seated is invited: they hold the seat, and the game starts when "
+        "every invitation has been accepted (`/api/v1/invitations/`) and no seat is open. Only "
+        "friends, or players who accept invitations from anyone, can be invited.",
         request=GameCreateSerializer,
         responses={
             201: GameEnvelopeSerializer,
@@ -173,6 +178,7 @@ class GameViewSet(viewsets.GenericViewSet):
             options=serializer.validated_data["options"],
             record=serializer.validated_data["record"],
             unlisted=serializer.validated_data["unlisted"],
+            on_decline=serializer.validated_data["on_decline"],
         )
         return self._envelope(game, status.HTTP_201_CREATED)
 
@@ -403,3 +409,102 @@ class GameViewSet(viewsets.GenericViewSet):
             self.throttle_scope = scope
             throttles.append(ScopedRateThrottle())
         return throttles
+
+
+# --- Invitations: `/api/v1/invitations/` ----------------------------------------------------
+
+NO_SUCH_INVITATION = {404: error_response("No such invitation (of mine).", "not_found")}
+NOT_PENDING = {
+    400: error_response(
+        "The invitation was answered, withdrawn or has expired.",
+        "invitation_not_pending",
+        "invitation_expired",
+    )
+}
+
+
+class InvitationViewSet(viewsets.GenericViewSet):
+    serializer_class = InvitationSerializer
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self):
+        return Invitation.objects.none()
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "viewer": self.request.user}
+
+    @extend_schema(
+        summary="My pending invitations to games",
+        description="Sent to me and sent by me, newest first (`direction` filters them).",
+        parameters=[InvitationQuerySerializer],
+        responses={
+            200: InvitationSerializer(many=True),
+            400: error_response(
+                "A filter or page parameter is not valid.", "invalid", "invalid_page"
+            ),
+            404: error_response("There is no such page.", "invalid_page"),
+        },
+    )
+    def list(self, request: Request) -> Response:
+        query = _query(request, serializer_class=InvitationQuerySerializer)
+        invitations = selectors.invitations_for(user=request.user, direction=query.get("direction"))
+        page = self.paginate_queryset(invitations)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    def _envelope(self, game: Game) -> Response:
+        game = selectors.game_get(game_id=game.pk)
+        return Response(selectors.game_view_for(game=game, viewer=self.request.user))
+
+    @extend_schema(
+        summary="Accept an invitation",
+        description="Only the invited player. The game starts when the last invitation to it is "
+        "accepted. The inviter gets an `invitation_accepted` event on `ws/me/`.",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            **NOT_PENDING,
+            403: error_response("Only the invited player may accept.", "not_invitee"),
+            **NO_SUCH_INVITATION,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request: Request, pk: str) -> Response:
+        return self._envelope(
+            invitations.invitation_accept(invitation_id=int(pk), user=request.user)
+        )
+
+    @extend_schema(
+        summary="Decline an invitation",
+        description="Only the invited player. The seat opens to anyone, or the game is cancelled, "
+        "as its creator chose (`on_decline`). The inviter gets an `invitation_declined` event.",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            **NOT_PENDING,
+            403: error_response("Only the invited player may decline.", "not_invitee"),
+            **NO_SUCH_INVITATION,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def decline(self, request: Request, pk: str) -> Response:
+        return self._envelope(
+            invitations.invitation_decline(invitation_id=int(pk), user=request.user)
+        )
+
+    @extend_schema(
+        summary="Withdraw an invitation I sent",
+        description="Only the inviter. As for a declined invitation, the seat opens or the game "
+        "is cancelled (`on_decline`); the invitee gets an `invitation_cancelled` event.",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            **NOT_PENDING,
+            403: error_response("Only the inviter may withdraw it.", "not_inviter"),
+            **NO_SUCH_INVITATION,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str) -> Response:
+        return self._envelope(
+            invitations.invitation_cancel(invitation_id=int(pk), user=request.user)
+        )

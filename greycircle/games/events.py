@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 
 from greycircle.games import registry, selectors
-from greycircle.games.models import Game, GameStatus, Seat
+from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 from greycircle.outages import REDIS_ERRORS, Outage
 
 logger = logging.getLogger(__name__)
@@ -85,11 +85,25 @@ def game_changed(
         _send(game_group(game.pk, seat), {"type": "game.envelope", "envelope": jsonable(envelope)})
     about = {"game": game.pk, "kind": game.kind, "version": game.version}
     seats = list(game.seats.all())
+    invitations = (
+        {
+            invitation.seat: invitation
+            for invitation in game.invitations.filter(status=InvitationStatus.PENDING)
+        }
+        if created
+        else {}
+    )
     for seat in seats:
         if seat.user_id is None:
             continue
         if created and seat.index != 0:
-            notify(user_id=seat.user_id, event="invitation", by=seats[0].name, **about)
+            invitation = invitations.get(seat.index)
+            extra = (
+                {"invitation": invitation.pk, "expires_at": invitation.expires_at}
+                if invitation is not None
+                else {}
+            )
+            notify(user_id=seat.user_id, event="invitation", by=seats[0].name, **about, **extra)
         if joined is not None and seat.index != joined.index:
             notify(user_id=seat.user_id, event="player_joined", player=joined.name, **about)
         if game.status == GameStatus.ACTIVE and game.to_move == seat.index:
@@ -98,6 +112,28 @@ def game_changed(
             notify(user_id=seat.user_id, event="game_over", outcome=game.outcome, **about)
         if cancelled and seat.user_id != game.created_by_id:
             notify(user_id=seat.user_id, event="game_withdrawn", by=seats[0].name, **about)
+
+
+def invitation_answered(*, invitation: Invitation, game: Game) -> None:
+    """Tell the inviter how their invitation was answered (`invitation_accepted`, `_declined`,
+    `_expired`), or the invitee that it was withdrawn (`invitation_cancelled`)."""
+    about = {
+        "invitation": invitation.pk,
+        "game": game.pk,
+        "kind": game.kind,
+        "version": game.version,
+        "status": invitation.status,
+    }
+    if invitation.status == InvitationStatus.CANCELLED:
+        by = invitation.inviter.username if invitation.inviter_id else None
+        notify(user_id=invitation.invitee_id, event="invitation_cancelled", by=by, **about)
+    elif invitation.inviter_id is not None:
+        notify(
+            user_id=invitation.inviter_id,
+            event=f"invitation_{invitation.status}",
+            player=invitation.invitee.username,
+            **about,
+        )
 
 
 def game_poked(*, game: Game, by: Any, target: Any) -> None:

@@ -172,3 +172,63 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.worker_id} ({self.hostname}:{self.pid})"
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for an answer"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Withdrawn"
+    EXPIRED = "expired", "Expired"
+
+
+class OnDecline(models.TextChoices):
+    """What a declined or expired invitation does to its game, as the creator chose."""
+
+    CANCEL = "cancel", "Cancel the game"
+    OPEN_SEAT = "open_seat", "Open the seat to anyone"
+
+
+class Invitation(models.Model):
+    """A seat of a game offered to `invitee` by `inviter`; the game starts only when every
+    invitation to it has been accepted.
+
+    While pending the invitee already holds the seat (`Seat.user`, with no `joined_at`), so
+    nobody else can take it; a declined or expired invitation frees the seat or cancels the game
+    (`on_decline`).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.PositiveSmallIntegerField()
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_invitations"
+    )
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="game_invitations_sent",
+    )
+    status = models.CharField(
+        max_length=16, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+    )
+    on_decline = models.CharField(
+        max_length=16, choices=OnDecline.choices, default=OnDecline.CANCEL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_seat",
+            ),
+        ]
+        indexes = [models.Index(fields=["invitee", "status"])]
+
+    def __str__(self) -> str:
+        return f"invitation to seat {self.seat} of game {self.game_id} ({self.status})"

@@ -10,7 +10,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from accounts.selectors import block_between
 from greycircle.games import registry
 from greycircle.games.engine import RecordNotation
-from greycircle.games.models import Game, GameStatus, Move, Seat
+from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
 
 
 class MyGames(models.TextChoices):
@@ -80,6 +80,7 @@ def game_view_for_seat(*, game: Game, seat: int | None, state: Any = None) -> di
     rules = registry.get(game.kind).rules
     envelope = game_summary_for(game=game, viewer=None)
     envelope["you"] = seat
+    envelope["invitations"] = invitations_json(game=game)
     if game.state:
         if state is None:
             state = rules.decode(game.state)
@@ -93,6 +94,36 @@ def game_view_for_seat(*, game: Game, seat: int | None, state: Any = None) -> di
         envelope["state"] = None
         envelope["legal_moves"] = []
     return envelope
+
+
+def invitations_json(*, game: Game) -> list[dict[str, Any]]:
+    """The game's invitations that still matter to its page: one per seat, the latest (pending,
+    accepted, or how it ended)."""
+    if game.status not in (GameStatus.OPEN, GameStatus.CANCELLED):
+        return []
+    latest: dict[int, dict[str, Any]] = {}
+    for invitation in game.invitations.select_related("invitee").order_by("created_at", "pk"):
+        latest[invitation.seat] = {
+            "id": invitation.pk,
+            "seat": invitation.seat,
+            "user": invitation.invitee.username,
+            "status": invitation.status,
+            "expires_at": invitation.expires_at,
+        }
+    return [latest[index] for index in sorted(latest)]
+
+
+def invitations_for(*, user: Any, direction: str | None = None) -> QuerySet[Invitation]:
+    """`user`'s pending invitations to games, newest first: sent to them (`incoming`), sent by
+    them (`outgoing`), or both."""
+    invitations = Invitation.objects.filter(status=InvitationStatus.PENDING)
+    if direction == "incoming":
+        invitations = invitations.filter(invitee=user)
+    elif direction == "outgoing":
+        invitations = invitations.filter(inviter=user)
+    else:
+        invitations = invitations.filter(Q(invitee=user) | Q(inviter=user))
+    return invitations.select_related("game", "invitee", "inviter").order_by("-created_at", "-pk")
 
 
 def game_view_for(*, game: Game, viewer: Any) -> dict[str, Any]:
@@ -133,9 +164,10 @@ def games_for_user(
 ) -> QuerySet[Game]:
     """`user`'s games, newest first: all of them, or one of the `MyGames` lists.
 
-    - `my_turn`: in play, and `user`'s seat is to move;
+    - `my_turn`: in play, and `user`'s seat is to move; or waiting for `user` to answer an
+      invitation to it;
     - `their_turn`: waiting on somebody else: in play with another seat to move, or waiting for
-      players to join;
+      players to join or to answer;
     - `finished`: over (finished or aborted), the most recently ended first.
 
     Three queries a page whatever its size: the count, the games, their seats and users.
@@ -147,11 +179,20 @@ def games_for_user(
     if status:
         games = games.filter(status=status)
     my_move = Exists(mine.filter(index=OuterRef("to_move")))
+    my_answer = Exists(
+        Invitation.objects.filter(
+            game=OuterRef("pk"), invitee=user, status=InvitationStatus.PENDING
+        )
+    )
     ordering = ["-updated_at", "-pk"]
     if which == MyGames.MY_TURN:
-        games = games.filter(my_move, status=GameStatus.ACTIVE)
+        games = games.filter(
+            Q(my_move, status=GameStatus.ACTIVE) | Q(my_answer, status=GameStatus.OPEN)
+        )
     elif which == MyGames.THEIR_TURN:
-        games = games.filter(Q(status=GameStatus.OPEN) | Q(status=GameStatus.ACTIVE) & ~my_move)
+        games = games.filter(
+            Q(status=GameStatus.OPEN) & ~my_answer | Q(status=GameStatus.ACTIVE) & ~my_move
+        )
     elif which == MyGames.FINISHED:
         games = games.filter(status__in=FINISHED_STATUSES)
         ordering = ["-finished_at", "-pk"]

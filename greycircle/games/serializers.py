@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.selectors import username_key, users_by_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
-from greycircle.games.models import GameStatus
+from greycircle.games.models import GameStatus, InvitationStatus, OnDecline
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
 
@@ -116,6 +117,13 @@ class GameCreateSerializer(serializers.Serializer):
         default=False,
         help_text="Keep the game out of every list (open tables, live games): only its players "
         "and whoever has its link find it.",
+    )
+    on_decline = serializers.ChoiceField(
+        choices=OnDecline.choices,
+        required=False,
+        default=OnDecline.CANCEL,
+        help_text="What a declined, withdrawn or expired invitation does: `cancel` the game, or "
+        "`open_seat` (anyone may then join in that seat).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -256,8 +264,24 @@ class GameSummarySerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class GameInvitationSerializer(serializers.Serializer):
+    """An invitation to a seat of the game, as its page shows it ("waiting for bob to accept")."""
+
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    user = serializers.CharField(help_text="The invited player's username.")
+    status = serializers.ChoiceField(choices=InvitationStatus.choices)
+    expires_at = serializers.DateTimeField()
+
+
 class GameEnvelopeSerializer(GameSummarySerializer):
     """A game as you may see it: your seat's view of it, and your legal moves on your turn."""
+
+    invitations = GameInvitationSerializer(
+        many=True,
+        help_text="While the game has not started (or was cancelled before it did): the latest "
+        "invitation of each invited seat. The game starts when all are accepted.",
+    )
 
     state = serializers.DictField(
         allow_null=True, help_text="The game as you may see it (the kind's own view)."
@@ -371,3 +395,44 @@ class JsonIntegerField(serializers.IntegerField):
         if type(data) is not int:
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class InvitationDirection:
+    INCOMING = "incoming"
+    OUTGOING = "outgoing"
+    choices = (("incoming", "sent to me"), ("outgoing", "sent by me"))
+
+
+class InvitationQuerySerializer(serializers.Serializer):
+    direction = EnumField(
+        choices=InvitationDirection.choices,
+        enum_name="InvitationDirectionEnum",
+        required=False,
+        help_text="Only invitations sent to me (`incoming`) or by me (`outgoing`).",
+    )
+
+
+class InvitationSerializer(serializers.Serializer):
+    """A pending invitation to a game that I received or sent. Needs `viewer` in the context."""
+
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(source="game_id")
+    kind = serializers.CharField(source="game.kind")
+    seat = serializers.IntegerField()
+    inviter = serializers.CharField(
+        source="inviter.username", allow_null=True, help_text="null if that account is gone."
+    )
+    invitee = serializers.CharField(source="invitee.username")
+    direction = serializers.SerializerMethodField()
+    status = serializers.ChoiceField(choices=InvitationStatus.choices)
+    on_decline = serializers.ChoiceField(choices=OnDecline.choices)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+    @extend_schema_field(
+        EnumField(choices=InvitationDirection.choices, enum_name="InvitationDirectionEnum")
+    )
+    def get_direction(self, invitation: Any) -> str:
+        if invitation.invitee_id == self.context["viewer"].pk:
+            return InvitationDirection.INCOMING
+        return InvitationDirection.OUTGOING

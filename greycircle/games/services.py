@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.selectors import blocked_user_ids, is_blocked_between
+from accounts.selectors import are_friends, blocked_user_ids, is_blocked_between
 from greycircle.games import events, registry, tasks
 from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
@@ -30,7 +30,16 @@ from greycircle.games.errors import (
     GameNotFound,
     GamePermissionDenied,
 )
-from greycircle.games.models import GAME_OVER, Game, GameStatus, Move, Seat
+from greycircle.games.models import (
+    GAME_OVER,
+    Game,
+    GameStatus,
+    Invitation,
+    InvitationStatus,
+    Move,
+    OnDecline,
+    Seat,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -61,10 +70,15 @@ def game_create(
     options: Mapping[str, Any] | None = None,
     record: str = "",
     unlisted: bool = False,
+    on_decline: str = OnDecline.CANCEL,
 ) -> Game:
     """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
 
-    The game starts at once when no seat is open; otherwise it waits for players to join. An
+    Each user seated by `creator` is invited (`Invitation`): they hold the seat, but the game
+    starts only when every invitation has been accepted and no seat is open. Only friends of
+    `creator`, or users who accept invitations from anyone, can be invited; a declined or expired
+    invitation opens the seat or cancels the game (`on_decline`). A game against computers starts
+    at once; one with open seats waits for players to join. An
     `unlisted` game is in no list (open tables, live games): only its players and whoever has its
     link find it. With a `record` (for kinds that have a record notation; every other seat a
     computer), its moves are replayed into the new game as imported moves, and the game goes on
@@ -96,17 +110,22 @@ def game_create(
             if not spec.user.is_active:
                 raise GameInvalid("bad_seats", f"{spec.user.username} cannot be invited.")
             seen_users.add(spec.user.pk)
+    if on_decline not in OnDecline.values:
+        raise GameInvalid("bad_on_decline", f"on_decline is one of: {', '.join(OnDecline.values)}.")
     _seats_check_blocks(creator=creator, seats=opponents)
     try:
         normalised_options = rules.validate_options(options or {})
     except IllegalMove as error:
         raise GameInvalid("bad_options", error.message) from None
     recorded_moves = _record_parse(rules, record, opponents) if record else []
+    _seats_check_invitable(creator=creator, seats=opponents)
 
     with transaction.atomic():
         game = _game_seat(
             Game(kind=kind, options=normalised_options, created_by=creator, unlisted=unlisted),
             seats=[SeatSpec(user=creator), *opponents],
+            inviter=creator,
+            on_decline=on_decline,
         )
         ended = _record_replay(game, recorded_moves)
         transaction.on_commit(lambda: _game_committed(game, created=True, ended=ended))
@@ -123,12 +142,13 @@ def game_join(*, game_id: int, user: User) -> Game:
         if any(seat.user_id == user.pk for seat in seats):
             raise GameInvalid("already_seated", "You already have a seat in this game.")
         open_seats = [seat for seat in seats if seat.is_open]
+        if not open_seats:
+            raise GameInvalid("not_open", "Every seat of this game is taken or promised.")
         seat = open_seats[0]
         seat.user = user
         seat.joined_at = timezone.now()
         seat.save(update_fields=["user", "joined_at"])
-        if len(open_seats) == 1:
-            _game_start(game, seat_count=len(seats))
+        _game_start_if_ready(game)
         game.version += 1
         game.save()
         transaction.on_commit(lambda: _game_committed(game, joined=seat))
@@ -243,7 +263,9 @@ def game_resign(*, game_id: int, user: User) -> Game:
 def game_rematch(*, game_id: int, user: User) -> Game:
     """A new game with the same players and options, seats turned by one so another starts.
 
-    Asking twice (or by two players) gives the same rematch.
+    The other people of the finished game are invited, as for a new game (they played together,
+    so no friendship is needed), and it starts when they accept; against computers it starts at
+    once. Asking twice (or by two players) gives the same rematch.
     """
     with transaction.atomic():
         game = _game_lock(game_id)
@@ -264,6 +286,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
                 unlisted=game.unlisted,
             ),
             seats=seats[1:] + seats[:1],
+            inviter=user,
         )
         game.version += 1
         game.save(update_fields=["version", "updated_at"])
@@ -290,9 +313,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
             )
         if game.status != GameStatus.OPEN:
             raise GameInvalid("not_open", "Only a game still waiting for players can be withdrawn.")
-        game.status = GameStatus.CANCELLED
-        game.to_move = None
-        game.finished_at = timezone.now()
+        _game_withdraw(game)
         game.version += 1
         game.save()
         transaction.on_commit(lambda: _game_committed(game, cancelled=True))
@@ -389,6 +410,7 @@ def game_abort(*, game_id: int) -> Game:
         game = _game_lock(game_id)
         if game.status in GAME_OVER:
             raise GameInvalid("game_over", "This game is already over.")
+        _invitations_close(game, status=InvitationStatus.CANCELLED)
         game.status = GameStatus.ABORTED
         game.to_move = None
         game.finished_at = timezone.now()
@@ -450,27 +472,93 @@ def _seats_check_blocks(*, creator: User, seats: Sequence[SeatSpec]) -> None:
             raise GameInvalid("bad_seats", f"{other.username} cannot be invited.")
 
 
-def _game_seat(game: Game, *, seats: Sequence[SeatSpec]) -> Game:
-    """Save the new `game` with `seats` in order; it starts at once if no seat is open.
+def _seats_check_invitable(*, creator: User, seats: Sequence[SeatSpec]) -> None:
+    """Only friends of `creator`, or users who accept invitations from anyone, can be invited."""
+    for spec in seats:
+        other = spec.user
+        if other is None or other.pk == creator.pk or other.accept_invitations_from_anyone:
+            continue
+        if not are_friends(user=creator, other=other):
+            raise GameInvalid(
+                "bad_seats", f"{other.username} only accepts invitations from friends."
+            )
 
-    Returns it again from the database with its seats attached.
+
+def invitation_days() -> float:
+    return float(settings.GAMES_INVITATION_DAYS)
+
+
+def _game_seat(
+    game: Game,
+    *,
+    seats: Sequence[SeatSpec],
+    inviter: User,
+    on_decline: str = OnDecline.CANCEL,
+) -> Game:
+    """Save the new `game` with `seats` in order; it starts at once if nobody is left to wait for.
+
+    Every user seated other than `inviter` is invited: they hold the seat, and the game waits for
+    their answer. Returns the game again from the database with its seats attached.
     """
     game.save()
     now = timezone.now()
+    invited = [
+        index
+        for index, spec in enumerate(seats)
+        if spec.user is not None and spec.user.pk != inviter.pk
+    ]
     Seat.objects.bulk_create(
         Seat(
             game=game,
             index=index,
             user=spec.user,
             ai_level=spec.ai_level,
-            joined_at=None if spec.is_open else now,
+            joined_at=None if spec.is_open or index in invited else now,
         )
         for index, spec in enumerate(seats)
     )
-    if not any(spec.is_open for spec in seats):
+    expires_at = now + timedelta(days=invitation_days())
+    Invitation.objects.bulk_create(
+        Invitation(
+            game=game,
+            seat=index,
+            invitee=seats[index].user,
+            inviter=inviter,
+            on_decline=on_decline,
+            expires_at=expires_at,
+        )
+        for index in invited
+    )
+    if not invited and not any(spec.is_open for spec in seats):
         _game_start(game, seat_count=len(seats))
         game.save()
     return Game.objects.with_seats().get(pk=game.pk)
+
+
+def _game_start_if_ready(game: Game) -> bool:
+    """Start the locked, open `game` if no seat is open and no invitation waits for an answer."""
+    seats = list(game.seats.all())
+    if any(seat.is_open for seat in seats):
+        return False
+    if game.invitations.filter(status=InvitationStatus.PENDING).exists():
+        return False
+    _game_start(game, seat_count=len(seats))
+    return True
+
+
+def _invitations_close(game: Game, *, status: str) -> None:
+    """Close every pending invitation of `game` (withdrawn or aborted before it started)."""
+    game.invitations.filter(status=InvitationStatus.PENDING).update(
+        status=status, answered_at=timezone.now()
+    )
+
+
+def _game_withdraw(game: Game) -> None:
+    """Cancel the locked, not yet started `game`: over, with no outcome (nobody won or lost)."""
+    _invitations_close(game, status=InvitationStatus.CANCELLED)
+    game.status = GameStatus.CANCELLED
+    game.to_move = None
+    game.finished_at = timezone.now()
 
 
 def _game_lock(game_id: int) -> Game:

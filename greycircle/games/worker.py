@@ -12,7 +12,8 @@ Supervision. A worker process runs three loops, each of which outlives any error
   worker is alive, and fails (and queues again) the tasks of workers that stopped beating
   (`greycircle.games.heartbeats`);
 - the stall loop (`stalled_turns_recover_forever`), the last resort, queues again every computer
-  turn that has waited GAMES_AI_STALL_SECONDS.
+  turn that has waited GAMES_AI_STALL_SECONDS, and expires the invitations to games that have
+  waited GAMES_INVITATION_DAYS for an answer.
 
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
@@ -37,7 +38,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from greycircle.games import heartbeats, services, tasks
+from greycircle.games import heartbeats, invitations, services, tasks
 
 logger = logging.getLogger(__name__)
 
@@ -276,6 +277,9 @@ def stalled_turns_recover_forever(stop: threading.Event) -> None:
         requeued = services.ai_turns_recover(stalled_for=stalled_for)
         if requeued:
             logger.warning("re-queued stalled computer turns in games %s", requeued)
+        expired = invitations.invitations_expire()
+        if expired:
+            logger.info("expired invitations %s", expired)
         close_old_connections()
 
     stop.wait(stall_period().total_seconds() / 2)

@@ -9,8 +9,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from greycircle.games.services import SeatSpec, game_create, game_resign
-from tests.factories import PASSWORD, UserFactory
+from greycircle.games.services import SeatSpec, game_resign
+from tests.factories import PASSWORD, UserFactory, game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -87,8 +87,8 @@ def test_staff_reach_the_admin(admin_client):
 
 
 def test_changelist_shows_the_columns(admin_client, alice, bob, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     response = admin_client.get(CHANGELIST)
 
@@ -103,8 +103,8 @@ def test_changelist_shows_the_columns(admin_client, alice, bob, tictactoe):
 
 
 def test_changelist_sorts_by_number_of_games(admin_client, alice, bob, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
     column = list(admin_client.get(CHANGELIST).context["cl"].list_display).index("game_count")
 
     response = admin_client.get(CHANGELIST, {"o": f"-{column}"})
@@ -249,10 +249,10 @@ def test_staff_can_change_a_users_settings(admin_client, alice):
 
 
 def test_user_page_lists_their_games(admin_client, alice, bob, carol, tictactoe):
-    first = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    second = game_create(creator=carol, kind="tictactoe", opponents=[SeatSpec(user=alice)])
+    first = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    second = game_started(creator=carol, kind="tictactoe", opponents=[SeatSpec(user=alice)])
     game_resign(game_id=second.pk, user=carol)
-    others = game_create(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=carol)])
+    others = game_started(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=carol)])
 
     response = admin_client.get(change_url(alice))
 
@@ -290,7 +290,7 @@ def test_a_user_without_games_can_be_deleted(admin_client, alice):
 
 
 def test_a_user_who_has_played_cannot_be_deleted(admin_client, alice, bob, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
 
     page = admin_client.get(change_url(alice))
     assert f"/admin/accounts/user/{alice.pk}/delete/" not in page.content.decode()
@@ -302,7 +302,7 @@ def test_a_user_who_has_played_cannot_be_deleted(admin_client, alice, bob, ticta
 
 
 def test_bulk_delete_refuses_players_and_says_to_deactivate(admin_client, alice, bob, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     response = run_action(admin_client, "delete_selected", [alice, bob], post="yes")
 

@@ -313,7 +313,7 @@ def test_settings_post_saves_every_field_and_says_so(browser_client, alice):
     response = post_form(
         browser_client,
         "/settings/",
-        {"email_your_turn": "on", "email_game_over": "on"},
+        {"email_your_turn": "on", "email_game_over": "on", "accept_invitations_from_anyone": "on"},
     )
 
     assert response.status_code == 302
@@ -321,6 +321,7 @@ def test_settings_post_saves_every_field_and_says_so(browser_client, alice):
     alice.refresh_from_db()
     assert {name: getattr(alice, name) for name in SETTINGS_FIELDS} == {
         "show_helpers": False,
+        "accept_invitations_from_anyone": True,
         "email_friend_request": False,
         "email_game_invitation": False,
         "email_your_turn": True,

@@ -22,6 +22,15 @@ def game_start(page: Page, *, kind: str, title: str, opponents: list[str]) -> No
     page.wait_for_function("() => window.greyCircleGame !== undefined")
 
 
+def invitation_accept(page: Page, game_url: str) -> None:
+    """Open the game an invitation is for and accept it; wait until the game is in play."""
+    page.goto(game_url)
+    expect(page.locator("#status")).to_contain_text("invites you to play")
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#status")).not_to_contain_text("invites you")
+    expect(page.locator("#accept")).to_be_hidden()
+
+
 MOVE_LIST_CURRENT = """() => {
   const count = window.greyCircleGame.envelope.move_count;
   return document.querySelectorAll(".move-list li").length === count && { count };

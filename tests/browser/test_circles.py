@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import game_start
+from tests.browser.pages import game_start, invitation_accept
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -87,18 +87,20 @@ def test_a_move_appears_on_the_other_players_page_within_a_second(new_page, log_
 
 def test_a_square_that_is_not_legal_says_why_and_out_of_turn_says_whose_turn(new_page, log_in):
     UserFactory(username="hal")
-    UserFactory(username="ivy")
+    UserFactory(username="ivy", accept_invitations_from_anyone=True)
     hal, ivy = new_page(), new_page()
     log_in(hal, "hal", PASSWORD)
     log_in(ivy, "ivy", PASSWORD)
     start_circles(hal, "user:ivy")
+    expect(hal.locator("#status")).to_have_text("Waiting for ivy to accept.")
+    invitation_accept(ivy, hal.url)
+    expect(hal.locator("#status")).to_have_text("Your turn.", timeout=LIVE_WITHIN_MS)
 
     hal.locator("rect[data-square=a1]").click()
     expect(hal.locator("#notice")).to_have_text("a1 flips no discs.")
     hal.locator("rect[data-square=d4]").click()
     expect(hal.locator("#notice")).to_have_text("d4 is taken.")
 
-    ivy.goto(hal.url)
     ivy.locator("rect[data-square=c4]").click()
     expect(ivy.locator("#notice")).to_have_text("It is hal's turn, not yours.")
 
@@ -143,13 +145,13 @@ def test_a_late_answer_with_an_older_move_log_does_not_replace_a_newer_one(new_p
     """Hold kit's fetch of the move log after kit's move until lou has moved and any newer fetch
     has been answered: kit's page must end up listing both moves, not the late, shorter log."""
     UserFactory(username="kit")
-    UserFactory(username="lou")
+    UserFactory(username="lou", accept_invitations_from_anyone=True)
     kit, lou = new_page(), new_page()
     kit.add_init_script(COUNT_MOVE_LOG_FETCHES)
     log_in(kit, "kit", PASSWORD)
     log_in(lou, "lou", PASSWORD)
     start_circles(kit, "user:lou")
-    lou.goto(kit.url)
+    invitation_accept(lou, kit.url)
     expect(lou.locator("#connection")).to_have_text("Live")
     kit.wait_for_function(ALL_MOVE_LOGS_READ)
 

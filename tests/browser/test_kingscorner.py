@@ -12,7 +12,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from greycircle.games.models import Game
 from kingscorner.rules import RULES, GameState, position
-from tests.browser.pages import game_start, move_list_current
+from tests.browser.pages import game_start, invitation_accept, move_list_current
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -125,11 +125,12 @@ def test_sign_up_and_play_two_easy_computers_by_drag_and_by_clicks(page: Page, s
 
 def test_pile_moves_and_the_end_show_every_hand_to_both_players(new_page, log_in):
     UserFactory(username="ana")
-    UserFactory(username="ben")
+    UserFactory(username="ben", accept_invitations_from_anyone=True)
     ana_page, ben_page = new_page(), new_page()
     log_in(ana_page, "ana", PASSWORD)
     log_in(ben_page, "ben", PASSWORD)
     game_start(ana_page, kind="kingscorner", title="King's Corner", opponents=["user:ben"])
+    invitation_accept(ben_page, ana_page.url)
     expect(ana_page.locator(".kc-table")).to_be_visible()
     game = Game.objects.get(pk=int(ana_page.url.rstrip("/").rsplit("/", 1)[1]))
     deal(

@@ -3,9 +3,8 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from greycircle.games import services
 from greycircle.games.services import SeatSpec
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, game_started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +19,7 @@ def open_game(page: Page, game_id: int) -> None:
 def test_a_player_reminds_the_one_to_move_once_and_is_told_when_to_try_again(new_page, log_in):
     kim = UserFactory(username="kim")
     lee = UserFactory(username="lee")
-    game = services.game_create(creator=kim, kind="circles", opponents=[SeatSpec(user=lee)])
+    game = game_started(creator=kim, kind="circles", opponents=[SeatSpec(user=lee)])
     kim_page, lee_page = new_page(), new_page()
     log_in(kim_page, "kim", PASSWORD)
     log_in(lee_page, "lee", PASSWORD)

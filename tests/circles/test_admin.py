@@ -14,8 +14,8 @@ from circles.admin import CirclesGameAdmin
 from circles.models import CirclesGame
 from greycircle.games import services
 from greycircle.games.models import Game, GameStatus
-from greycircle.games.services import SeatSpec, game_create, game_resign, move_submit
-from tests.factories import UserFactory
+from greycircle.games.services import SeatSpec, game_resign, move_submit
+from tests.factories import UserFactory, game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def admin_client():
 @pytest.fixture
 def game(alice, bob):
     """alice (white) c5, bob (black) c4: a game in play, 3 discs each."""
-    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
     game = move_submit(game_id=game.pk, user=alice, move={"square": "c5"}, expected_version=1)
     return move_submit(game_id=game.pk, user=bob, move={"square": "c4"}, expected_version=2)
 
@@ -65,7 +65,7 @@ def message_texts(response):
 
 
 def test_the_proxy_holds_circles_games_only(game, alice, tictactoe):
-    other = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    other = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     assert list(CirclesGame.objects.values_list("pk", flat=True)) == [game.pk]
     assert not CirclesGame.objects.filter(pk=other.pk).exists()
@@ -83,7 +83,7 @@ def test_the_manager_creates_circles_games():
 
 
 def test_changelist_lists_only_circles_games(admin_client, game, alice, tictactoe):
-    other = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    other = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     response = admin_client.get(CHANGELIST)
 
@@ -141,7 +141,7 @@ def test_page_never_shows_the_seed_or_raw_state(admin_client, game):
 
 
 def test_page_of_an_open_game_and_of_a_finished_one(admin_client, alice, game):
-    waiting = game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
+    waiting = game_started(creator=alice, kind="circles", opponents=[SeatSpec()])
     content = admin_client.get(change_url(waiting)).content.decode()
     assert "No state yet: the game has not started." in content
     assert "Open seat" in content
@@ -225,7 +225,7 @@ def test_a_circles_moderator_with_change_permission_aborts_through_the_service(g
 
 
 def test_abort_action_in_the_list(admin_client, game, alice):
-    waiting = game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
+    waiting = game_started(creator=alice, kind="circles", opponents=[SeatSpec()])
 
     response = admin_client.post(
         CHANGELIST,

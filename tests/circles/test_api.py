@@ -7,6 +7,7 @@ import pytest
 from circles.rules import RULES
 from greycircle.games.models import Game, Move
 from greycircle.games.selectors import game_replay
+from tests.factories import accept_invitations, let_anyone_invite
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,9 +26,11 @@ def move(client, game_id, square, version):
 
 @pytest.fixture
 def game(alice, bob, client_for):
+    let_anyone_invite(bob)
     response = create(client_for(alice), [{"user": "bob"}])
     assert response.status_code == 201, response.json()
-    return response.json()
+    accept_invitations(response.json()["id"])
+    return client_for(alice).get(f"/api/v1/games/{response.json()['id']}/").json()
 
 
 def test_a_new_game_shows_the_start_and_whites_four_moves(game, bob, client_for):

@@ -16,8 +16,8 @@ from cirkis.models import CirKisGame
 from cirkis.rules import RULES
 from greycircle.games import services
 from greycircle.games.models import GameStatus
-from greycircle.games.services import SeatSpec, game_create, game_resign, move_submit
-from tests.factories import UserFactory
+from greycircle.games.services import SeatSpec, game_resign, move_submit
+from tests.factories import UserFactory, game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def admin_client():
 @pytest.fixture
 def game(alice, bob):
     """alice against bob, one piece each (the first legal placement every time)."""
-    game = game_create(creator=alice, kind="cirkis", opponents=[SeatSpec(user=bob)])
+    game = game_started(creator=alice, kind="cirkis", opponents=[SeatSpec(user=bob)])
     game = play_first_legal(game, alice)
     return play_first_legal(game, bob)
 
@@ -67,7 +67,7 @@ def message_texts(response):
 
 
 def test_the_proxy_holds_cirkis_games_only(game, alice, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     assert list(CirKisGame.objects.values_list("pk", flat=True)) == [game.pk]
     assert CirKisGame.objects.get(pk=game.pk).spectator_view()["to_move"] == 0

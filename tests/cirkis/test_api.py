@@ -7,6 +7,7 @@ import pytest
 from cirkis.board import TOUCH_MASKS
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import game_replay
+from tests.factories import accept_invitations, let_anyone_invite
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +35,10 @@ def touches(fields, other):
 
 def test_a_game_against_bob_envelope_placements_refusals_and_log(alice, bob, carol, client_for):
     a, b = client_for(alice), client_for(bob)
+    let_anyone_invite(bob)
     game = create(a, [{"user": "bob"}])
+    accept_invitations(game["id"])
+    game = a.get(f"/api/v1/games/{game['id']}/").json()
     assert (game["kind"], game["status"], game["you"], game["to_move"]) == (
         "cirkis",
         "active",

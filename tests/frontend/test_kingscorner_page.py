@@ -8,8 +8,9 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from greycircle.games.models import Game, GameStatus
-from greycircle.games.services import SeatSpec, game_create, move_submit
+from greycircle.games.services import SeatSpec, move_submit
 from kingscorner.rules import RULES, GameState, position
+from tests.factories import game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def deal(game: Game, state: GameState) -> None:
 
 @pytest.fixture
 def game(alice, bob) -> Game:
-    created = game_create(
+    created = game_started(
         creator=alice,
         kind="kingscorner",
         opponents=[SeatSpec(user=bob), SeatSpec(ai_level="easy")],

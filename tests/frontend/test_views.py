@@ -9,6 +9,7 @@ import pytest
 from greycircle.games import registry
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec, game_create
+from tests.factories import game_started, let_anyone_invite
 from tests.frontend.test_forms import OPTIONTOE
 
 pytestmark = pytest.mark.django_db
@@ -53,9 +54,9 @@ def test_home_for_a_player_without_games(client, alice):
 
 @pytest.mark.usefixtures("tictactoe")
 def test_home_lists_the_players_games_with_status_and_seats(client, alice, bob, carol):
-    playing = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    waiting = game_create(creator=bob, kind="tictactoe", opponents=[SeatSpec()])
-    not_hers = game_create(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=carol)])
+    playing = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    waiting = game_started(creator=bob, kind="tictactoe", opponents=[SeatSpec()])
+    not_hers = game_started(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=carol)])
     client.force_login(alice)
 
     response = client.get("/")
@@ -76,8 +77,8 @@ def test_home_lists_the_players_games_with_status_and_seats(client, alice, bob, 
 
 @pytest.mark.usefixtures("tictactoe")
 def test_home_shows_open_seats_and_whose_turn_it_is(client, alice, bob):
-    playing = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    waiting = game_create(creator=bob, kind="tictactoe", opponents=[SeatSpec()])
+    playing = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    waiting = game_started(creator=bob, kind="tictactoe", opponents=[SeatSpec()])
     client.force_login(bob)
 
     html = client.get("/").content.decode()
@@ -119,6 +120,7 @@ def test_play_offers_a_form_per_kind_with_its_computer_levels(client, alice):
 
 
 def test_starting_a_game_from_the_form_opens_its_page(client, alice, bob):
+    let_anyone_invite(bob)
     client.force_login(alice)
     response = client.post(
         "/play/", {"kind": "circles", "circles-seat_1": "user", "circles-username_1": "BOB"}
@@ -127,6 +129,19 @@ def test_starting_a_game_from_the_form_opens_its_page(client, alice, bob):
     game = Game.objects.get()
     assert response.url == f"/games/{game.pk}/"
     assert [seat.user for seat in game.seats.all()] == [alice, bob]
+    # bob is invited: the game waits for his answer.
+    assert game.status == "open"
+    assert list(game.invitations.values_list("invitee", "status")) == [(bob.pk, "pending")]
+
+
+def test_inviting_a_stranger_from_the_form_is_a_form_error(client, alice, bob):
+    client.force_login(alice)
+    response = client.post(
+        "/play/", {"kind": "circles", "circles-seat_1": "user", "circles-username_1": "bob"}
+    )
+    assert response.status_code == 200
+    assert "bob only accepts invitations from friends." in response.content.decode()
+    assert not Game.objects.exists()
 
 
 def test_an_unknown_friend_is_a_form_error(client, alice):
@@ -140,7 +155,7 @@ def test_an_unknown_friend_is_a_form_error(client, alice):
 
 
 def test_open_games_can_be_joined_from_the_lobby(client, alice, bob):
-    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec()])
     client.force_login(bob)
     assert f'action="/games/{game.pk}/join/"' in client.get("/play/").content.decode()
     response = client.post(f"/games/{game.pk}/join/")
@@ -150,7 +165,7 @@ def test_open_games_can_be_joined_from_the_lobby(client, alice, bob):
 
 
 def test_the_game_page_carries_the_viewers_envelope(client, alice, bob):
-    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
     client.force_login(bob)
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 200
@@ -168,7 +183,7 @@ def test_the_game_page_carries_the_viewers_envelope(client, alice, bob):
 
 
 def test_the_game_page_has_a_remind_button_for_the_script_to_show(client, alice, bob):
-    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     # Hidden until the script sees from the envelope that another person is to move.
@@ -177,6 +192,22 @@ def test_the_game_page_has_a_remind_button_for_the_script_to_show(client, alice,
         r"Remind</button>",
         html,
     )
+
+
+def test_the_invitees_game_page_carries_the_invitation_and_the_answer_buttons(client, alice, bob):
+    let_anyone_invite(bob)
+    game = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    client.force_login(bob)
+    response = client.get(f"/games/{game.pk}/")
+    envelope = response.context["envelope"]
+    assert (envelope["status"], envelope["you"]) == ("open", 1)
+    assert [(i["seat"], i["user"], i["status"]) for i in envelope["invitations"]] == [
+        (1, "bob", "pending")
+    ]
+    html = response.content.decode()
+    # Hidden until the script sees the viewer's pending invitation in the envelope.
+    assert 'id="accept" type="button" hidden>Accept</button>' in html
+    assert 'id="decline" type="button" hidden>Decline</button>' in html
 
 
 def test_each_game_card_comes_from_its_app_and_a_kind_without_one_gets_a_plain_card(
@@ -254,6 +285,7 @@ def test_a_cirkis_game_started_from_the_form_has_the_options_ticked(client, alic
 
 
 def test_kings_corner_from_the_form_seats_six(client, alice, bob):
+    let_anyone_invite(bob)
     client.force_login(alice)
     html = client.get("/play/").content.decode()
     assert 'name="kingscorner-seat_5"' in play_form(html, "kingscorner")
@@ -346,7 +378,7 @@ def join_form(html: str) -> str:
 
 
 def test_an_open_tables_page_offers_a_join_button_to_whoever_opens_its_link(client, alice, bob):
-    table = game_create(creator=alice, kind="circles", opponents=[SeatSpec()], unlisted=True)
+    table = game_started(creator=alice, kind="circles", opponents=[SeatSpec()], unlisted=True)
 
     client.force_login(bob)
     html = client.get(f"/games/{table.pk}/").content.decode()
@@ -360,7 +392,7 @@ def test_an_open_tables_page_offers_a_join_button_to_whoever_opens_its_link(clie
 
 
 def test_joining_from_the_game_page_opens_the_game_or_says_why_not(client, alice, bob, carol):
-    table = game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
+    table = game_started(creator=alice, kind="circles", opponents=[SeatSpec()])
     client.force_login(bob)
     response = client.post(f"/games/{table.pk}/join/")
     assert response.url == f"/games/{table.pk}/"
@@ -398,10 +430,10 @@ def list_ids(html: str) -> list[int]:
 @pytest.mark.usefixtures("tictactoe")
 def test_my_games_shows_one_list_at_a_time_newest_first_by_pages(client, alice, bob):
     mine = [
-        game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]).pk
+        game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]).pk
         for _ in range(22)
     ]
-    theirs = game_create(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=alice)])
+    theirs = game_started(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=alice)])
     client.force_login(alice)
 
     first = client.get("/games/").content.decode()
@@ -421,10 +453,10 @@ def test_home_shows_the_first_few_of_each_list_and_links_to_the_rest(
     from frontend.views import HOME_LIST_LIMIT
 
     mine = [
-        game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]).pk
+        game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]).pk
         for _ in range(HOME_LIST_LIMIT + 1)
     ]
-    waiting = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+    waiting = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
     client.force_login(alice)
 
     with django_assert_max_num_queries(10):  # session, user, then two per list
@@ -447,11 +479,11 @@ def test_my_games_and_watch_need_a_login(client):
 
 @pytest.mark.usefixtures("tictactoe")
 def test_watch_lists_live_games_between_people_but_never_unlisted_ones(client, alice, bob, carol):
-    live = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    hidden = game_create(
+    live = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    hidden = game_started(
         creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], unlisted=True
     )
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
     client.force_login(carol)
 
     html = client.get("/watch/").content.decode()

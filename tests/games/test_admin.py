@@ -14,8 +14,8 @@ from django.utils.html import escape
 
 from greycircle.games import registry
 from greycircle.games.models import Game, GameStatus, Move
-from greycircle.games.services import SeatSpec, game_create, game_resign, move_submit
-from tests.factories import UserFactory
+from greycircle.games.services import SeatSpec, game_resign, move_submit
+from tests.factories import UserFactory, game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
@@ -40,14 +40,14 @@ def admin_client():
 @pytest.fixture
 def game(alice, bob):
     """alice (X) against bob, two moves in: a game in play with a move log."""
-    game = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     game = move_submit(game_id=game.pk, user=alice, move={"cell": 4}, expected_version=1)
     return move_submit(game_id=game.pk, user=bob, move={"cell": 0}, expected_version=2)
 
 
 @pytest.fixture
 def finished(alice, carol):
-    game = game_create(creator=carol, kind="tictactoe", opponents=[SeatSpec(user=alice)])
+    game = game_started(creator=carol, kind="tictactoe", opponents=[SeatSpec(user=alice)])
     return game_resign(game_id=game.pk, user=carol)
 
 
@@ -114,7 +114,7 @@ def test_changelist_costs_the_same_queries_for_more_games(
     with django_assert_max_num_queries(20):
         admin_client.get(CHANGELIST)
     for _ in range(5):
-        game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+        game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     with django_assert_max_num_queries(20):
         response = admin_client.get(CHANGELIST)
     assert len(listed_ids(response)) == 6
@@ -122,7 +122,7 @@ def test_changelist_costs_the_same_queries_for_more_games(
 
 def test_search_by_player_username(admin_client, game, finished, bob, carol):
     dave = UserFactory(username="dave")
-    computer_game = game_create(
+    computer_game = game_started(
         creator=dave, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
     )
 
@@ -233,7 +233,7 @@ def test_game_page_of_an_unknown_kind_shows_a_notice(admin_client, game):
 
 
 def test_game_page_of_an_open_game(admin_client, alice):
-    waiting = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+    waiting = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
 
     response = admin_client.get(change_url(waiting))
 
@@ -247,7 +247,7 @@ def test_game_page_of_an_open_game(admin_client, alice):
 
 
 def test_abort_action_aborts_active_games(admin_client, game, alice):
-    waiting = game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+    waiting = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
 
     response = abort_action(admin_client, [game, waiting])
 
@@ -348,7 +348,7 @@ def test_the_platform_admin_imports_no_game():
 def test_a_game_page_links_to_its_kind_s_admin_only_for_those_who_may_see_it(
     admin_client, alice, bob
 ):
-    circles = game_create(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    circles = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
     link = f'href="/admin/circles/circlesgame/{circles.pk}/change/" class="kind-admin"'
     assert link in admin_client.get(change_url(circles)).content.decode()
 

@@ -4,6 +4,7 @@ import pytest
 
 from accounts.models import Block
 from greycircle.games.models import Game, GameStatus, Move
+from tests.factories import accept_invitations, let_anyone_invite
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 
@@ -25,12 +26,29 @@ def move(client, game_id, cell, version, **headers):
 
 @pytest.fixture
 def game(alice, bob, client_for):
+    let_anyone_invite(bob)
     response = create(client_for(alice), [{"user": "bob"}])
     assert response.status_code == 201, response.json()
-    return response.json()
+    accept_invitations(response.json()["id"])
+    return client_for(alice).get(f"/api/v1/games/{response.json()['id']}/").json()
 
 
-def test_create_against_a_user_starts_at_once(game):
+def test_a_game_against_a_user_waits_for_their_acceptance(alice, bob, client_for):
+    let_anyone_invite(bob)
+    created = create(client_for(alice), [{"user": "bob"}]).json()
+    assert created["status"] == "open"
+    assert created["state"] is None
+    assert [seat["name"] for seat in created["seats"]] == ["alice", "bob"]
+    [invitation] = created["invitations"]
+    assert (invitation["seat"], invitation["user"], invitation["status"]) == (1, "bob", "pending")
+
+    accepted = client_for(bob).post(f"/api/v1/invitations/{invitation['id']}/accept/")
+    assert accepted.status_code == 200, accepted.json()
+    assert accepted.json()["status"] == "active"
+    assert accepted.json()["you"] == 1
+
+
+def test_once_accepted_a_game_against_a_user_is_in_play(game):
     assert game["status"] == "active"
     assert game["you"] == 0
     assert game["to_move"] == 0
@@ -185,11 +203,15 @@ def test_rematch_turns_the_seats_and_is_created_once(game, alice, bob, client_fo
     assert rematch.status_code == 201
     body = rematch.json()
     assert [seat["user"] for seat in body["seats"]] == ["bob", "alice"]
-    assert body["status"] == "active"
+    assert body["status"] == "open", "alice is asked, not seated in a new game unasked"
     assert body["you"] == 0
     same = client_for(alice).post(f"/api/v1/games/{game['id']}/rematch/").json()
     assert same["id"] == body["id"]
     assert same["you"] == 1
+    [invitation] = same["invitations"]
+    assert (invitation["user"], invitation["status"]) == ("alice", "pending")
+    accepted = client_for(alice).post(f"/api/v1/invitations/{invitation['id']}/accept/")
+    assert accepted.json()["status"] == "active"
     original = client_for(alice).get(f"/api/v1/games/{game['id']}/").json()
     assert original["rematch_id"] == body["id"]
 
@@ -227,6 +249,7 @@ def test_poke_reminds_once_per_interval(game, bob, client_for):
 def test_a_new_game_does_not_reset_the_reminder_limit(game, alice, bob, client_for):
     assert client_for(bob).post(f"/api/v1/games/{game['id']}/poke/").status_code == 204
     another = create(client_for(alice), [{"user": "bob"}]).json()
+    accept_invitations(another["id"])
 
     again = client_for(bob).post(f"/api/v1/games/{another['id']}/poke/")
     assert again.status_code == 429
@@ -318,6 +341,7 @@ def test_starting_games_is_throttled_per_user(alice, bob, client_for):
     allowed, _ = ScopedRateThrottle().parse_rate(rate)
     assert allowed < 20, "the default rate (THROTTLE_GAME_CREATE) lets a burst of 20 through"
     client = client_for(alice)
+    let_anyone_invite(bob)
     responses = [create(client, [{"user": "bob"}]) for _ in range(20)]
     assert [r.status_code for r in responses] == [201] * allowed + [429] * (20 - allowed)
     throttled = responses[-1]
@@ -331,7 +355,9 @@ def test_rematches_share_the_budget_for_starting_games(alice, bob, client_for, m
 
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "game_create", "2/min")
     a = client_for(alice)
+    let_anyone_invite(bob)
     game = create(a, [{"user": "bob"}]).json()
+    accept_invitations(game["id"])
     client_for(bob).post(f"/api/v1/games/{game['id']}/resign/")
     assert a.post(f"/api/v1/games/{game['id']}/rematch/").status_code == 201
     assert create(a, [{"user": "bob"}]).status_code == 429
@@ -366,6 +392,7 @@ def test_invited_players_are_looked_up_together_ignoring_case(alice, bob, carol,
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    let_anyone_invite(bob, carol)
     with CaptureQueriesContext(connection) as queries:
         response = client_for(alice).post(
             "/api/v1/games/",
@@ -381,6 +408,7 @@ def test_invited_players_are_looked_up_together_ignoring_case(alice, bob, carol,
 
 
 def test_an_invited_player_is_found_by_the_full_width_form_of_their_name(alice, bob, client_for):
+    let_anyone_invite(bob)
     response = create(client_for(alice), [{"user": "\uff42\uff4f\uff42"}])  # full-width "bob"
     assert response.status_code == 201, response.json()
     assert response.json()["seats"][1]["user"] == "bob"
@@ -590,7 +618,10 @@ def test_a_bad_list_is_refused(game, alice, client_for, query, field):
 
 def test_lists_are_paginated_newest_first(alice, bob, client_for):
     client = client_for(alice)
+    let_anyone_invite(bob)
     made = [create(client, [{"user": "bob"}]).json()["id"] for _ in range(3)]
+    for game_id in made:
+        accept_invitations(game_id)
     first = client.get("/api/v1/games/?list=my_turn&page_size=2").json()
     second = client.get("/api/v1/games/?list=my_turn&page_size=2&page=2").json()
     assert first["count"] == 3
@@ -615,6 +646,7 @@ def test_live_games_list_games_between_people(game, table, alice, carol, client_
 
 def test_an_unlisted_game_is_never_listed(alice, bob, carol, client_for):
     a = client_for(alice)
+    let_anyone_invite(bob)
     table = create(a, [{"open": True}], unlisted=True).json()
     duel = create(a, [{"user": "bob"}], unlisted=True).json()
     assert table["unlisted"] is True
@@ -650,6 +682,7 @@ def test_a_page_of_games_costs_the_same_queries_however_long(
             assert client.get(url).status_code == 200
         return len(captured)
 
+    let_anyone_invite(alice)
     for _ in range(2):
         create(client_for(user_factory()), [{"user": "alice"}])
     few = queries()

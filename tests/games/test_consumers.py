@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from greycircle.asgi import application
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -48,9 +48,12 @@ def setup_game(alice, bob, carol):
         a_client, a_cookie = signed_in(alice)
         _, b_cookie = signed_in(bob)
         _, c_cookie = signed_in(carol)
+        let_anyone_invite(bob)
         game = a_client.post(
             "/api/v1/games/", {"kind": "tictactoe", "seats": [{"user": "bob"}]}, format="json"
         ).json()
+        accept_invitations(game["id"])
+        game = a_client.get(f"/api/v1/games/{game['id']}/").json()
         return a_client, game, a_cookie, b_cookie, c_cookie
 
     return sync_to_async(make)

@@ -7,14 +7,13 @@ from greycircle.games import selectors, services
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
+from tests.factories import game_started, let_anyone_invite
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
 
 def new_game(creator, *opponents, **options) -> Game:
-    return services.game_create(
-        creator=creator, kind="tictactoe", opponents=list(opponents), **options
-    )
+    return game_started(creator=creator, kind="tictactoe", opponents=list(opponents), **options)
 
 
 def ids(games) -> list[int]:
@@ -31,15 +30,23 @@ def test_each_game_is_in_the_one_list_that_fits_it(alice, bob, carol):
     withdrawn = new_game(alice, SeatSpec())
     services.game_cancel(game_id=withdrawn.pk, user=alice)
     new_game(bob, SeatSpec(user=carol))  # not hers
+    let_anyone_invite(alice, carol)
+    # An invitation waits on the invitee's answer, and on nobody else.
+    invited_by_bob = services.game_create(
+        creator=bob, kind="tictactoe", opponents=[SeatSpec(user=alice)]
+    )
+    inviting_carol = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)]
+    )
 
     def listed(which: str) -> set[int]:
         return set(ids(selectors.games_for_user(user=alice, which=which)))
 
-    assert listed(MyGames.MY_TURN) == {my_turn.pk, against_computer.pk}
-    assert listed(MyGames.THEIR_TURN) == {their_turn.pk, waiting.pk}
+    assert listed(MyGames.MY_TURN) == {my_turn.pk, against_computer.pk, invited_by_bob.pk}
+    assert listed(MyGames.THEIR_TURN) == {their_turn.pk, waiting.pk, inviting_carol.pk}
     assert listed(MyGames.FINISHED) == {finished.pk}
     assert withdrawn.pk not in listed(MyGames.FINISHED)
-    assert len(ids(selectors.games_for_user(user=alice))) == 6
+    assert len(ids(selectors.games_for_user(user=alice))) == 8
     assert ids(selectors.games_for_user(user=alice, status=GameStatus.CANCELLED)) == [withdrawn.pk]
 
 

@@ -14,14 +14,14 @@ from greycircle.games import selectors, services
 from greycircle.games.errors import GameConflict, GameInvalid, GamePermissionDenied
 from greycircle.games.models import Game, GameStatus, Move
 from greycircle.games.services import SeatSpec
-from tests.factories import UserFactory
+from tests.factories import UserFactory, accept_invitations, game_started
 
 pytestmark = pytest.mark.usefixtures("tictactoe")
 
 
 @pytest.fixture
 def duel(alice, bob):
-    return services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    return game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
 
 
 @pytest.mark.django_db(transaction=True)
@@ -206,7 +206,7 @@ def test_a_withdrawn_table_has_no_rematch(table, alice):
 
 @pytest.mark.django_db
 def test_an_unlisted_game_stays_unlisted_in_its_rematch(alice, bob):
-    game = services.game_create(
+    game = game_started(
         creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], unlisted=True
     )
     services.game_resign(game_id=game.pk, user=alice)
@@ -233,7 +233,7 @@ def reminders(monkeypatch) -> list[tuple[int, int, str]]:
 
 def waiting_on(player, *others):
     """A game of `player` against `others` that waits for `player` (the creator moves first)."""
-    return services.game_create(
+    return game_started(
         creator=player, kind="tictactoe", opponents=[SeatSpec(user=other) for other in others]
     )
 
@@ -253,6 +253,7 @@ def test_a_reminder_limit_holds_across_games_between_the_same_two_players(alice,
     # A rematch is a new game too: it starts no count afresh.
     services.game_resign(game_id=first.pk, user=alice)
     rematch = services.game_rematch(game_id=first.pk, user=bob)  # bob starts it
+    accept_invitations(rematch.pk)
     services.move_submit(game_id=rematch.pk, user=bob, move={"cell": 0}, expected_version=1)
     with pytest.raises(GameInvalid):
         services.game_poke(game_id=rematch.pk, user=bob)
@@ -365,7 +366,7 @@ def test_nobody_is_seated_across_a_block_either_way(blocker, alice, bob, carol):
     assert (refused.value.code, refused.value.detail) == ("bad_seats", "bob cannot be invited.")
     assert not Game.objects.exists()
     # Others are not affected.
-    services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)])
 
 
 def test_no_rematch_across_a_block_made_after_the_game(duel, alice, bob):

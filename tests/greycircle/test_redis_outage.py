@@ -33,7 +33,7 @@ from greycircle import cache as resilient_cache
 from greycircle.asgi import application
 from greycircle.games import consumers, events
 from greycircle.settings import redis_settings
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
@@ -135,9 +135,11 @@ def new_game(alice, bob) -> tuple[APIClient, APIClient, dict]:
     a_client, b_client = APIClient(), APIClient()
     a_client.force_login(alice)
     b_client.force_login(bob)
+    let_anyone_invite(bob)
     response = a_client.post("/api/v1/games/", {"kind": "tictactoe", "seats": [{"user": "bob"}]})
     assert response.status_code == 201, response.content
-    return a_client, b_client, response.json()
+    accept_invitations(response.json()["id"])
+    return a_client, b_client, a_client.get(f"/api/v1/games/{response.json()['id']}/").json()
 
 
 def game_socket(game_id: int, client: APIClient) -> WebsocketCommunicator:
@@ -355,8 +357,10 @@ def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
     a_client, b_client = APIClient(), APIClient()
     a_client.force_login(alice)
     b_client.force_login(bob)
+    let_anyone_invite(bob)
     created = a_client.post("/api/v1/games/", {"kind": "circles", "seats": [{"user": "bob"}]})
     assert created.status_code == 201, created.content
+    accept_invitations(created.json()["id"])
     game = created.json()
     url = f"{site}/api/v1/games/{game['id']}/"
     ws_url = site.replace("http", "ws") + f"/ws/games/{game['id']}/"

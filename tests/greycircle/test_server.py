@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from greycircle.games.models import Game
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, accept_invitations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -276,7 +276,7 @@ def _server_connections_to_postgresql() -> int:
 
 
 def test_sigterm_closes_every_websocket_with_1001_and_the_server_exits_within_10_s(serve, stack):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory(), UserFactory(accept_invitations_from_anyone=True)
     server = serve()  # the embedded site: the task worker runs in the server process
     alice_token, bob_token = _log_in(server, alice.username), _log_in(server, bob.username)
     status, game = _api(
@@ -307,7 +307,7 @@ def test_sigterm_closes_every_websocket_with_1001_and_the_server_exits_within_10
 
 
 def test_a_request_in_flight_at_sigterm_is_answered_while_new_connections_are_refused(serve):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory(), UserFactory(accept_invitations_from_anyone=True)
     server = serve()
     token = _log_in(server, alice.username)
     status, game = _api(
@@ -318,6 +318,9 @@ def test_a_request_in_flight_at_sigterm_is_answered_while_new_connections_are_re
         {"kind": "circles", "seats": [{"user": bob.username}]},
     )
     assert status == 201, game
+    accept_invitations(game["id"])
+    status, game = _api(server, "GET", f"/api/v1/games/{game['id']}/", token)
+    assert status == 200, game
     if game["to_move"] != game["you"]:  # whoever moves first, alice plays as seat 0
         pytest.fail(f"alice (seat {game['you']}) does not move first: {game['to_move']}")
     body = json.dumps(

@@ -12,11 +12,11 @@ from django.test import Client
 
 from greycircle.games import services
 from greycircle.games.models import Game, GameStatus, Move
-from greycircle.games.services import SeatSpec, game_create, move_submit
+from greycircle.games.services import SeatSpec, move_submit
 from kingscorner.admin import KingsCornerGameAdmin, card, card_text
 from kingscorner.models import KingsCornerGame
 from kingscorner.rules import RULES, PlayCard, position
-from tests.factories import UserFactory
+from tests.factories import UserFactory, game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def admin_client():
 def game(alice, bob, carol):
     """alice, bob and carol: alice plays a card if she can and ends her turn (drawing), bob
     ends his: a game in play with secrets in every hand and a private draw in the log."""
-    game = game_create(
+    game = game_started(
         creator=alice, kind="kingscorner", opponents=[SeatSpec(user=bob), SeatSpec(user=carol)]
     )
     plays = [m for m in RULES.legal_moves(RULES.decode(game.state)) if isinstance(m, PlayCard)]
@@ -75,7 +75,7 @@ def message_texts(response):
 
 
 def test_the_proxy_holds_king_s_corner_games_only(game, alice, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     assert list(KingsCornerGame.objects.values_list("pk", flat=True)) == [game.pk]
     view = KingsCornerGame.objects.get(pk=game.pk).spectator_view()
@@ -84,7 +84,7 @@ def test_the_proxy_holds_king_s_corner_games_only(game, alice, tictactoe):
 
 
 def test_changelist_lists_only_king_s_corner_games(admin_client, game, alice, tictactoe):
-    game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
 
     response = admin_client.get(CHANGELIST)
 
@@ -154,7 +154,7 @@ def test_the_log_says_a_card_was_drawn_never_which(admin_client, game):
 
 
 def test_finished_game_shows_the_hands_left_and_penalties(admin_client, alice, bob):
-    game = game_create(creator=alice, kind="kingscorner", opponents=[SeatSpec(user=bob)])
+    game = game_started(creator=alice, kind="kingscorner", opponents=[SeatSpec(user=bob)])
     near_end = position(hands=[["AC"], ["KS", "2D"]], piles={"N": ["2H"]}, stock=["3C"])
     Game.objects.filter(pk=game.pk).update(state=RULES.encode(near_end), to_move=0)
     game.refresh_from_db()

@@ -11,6 +11,7 @@ from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import game_replay
 from kingscorner.cards import card_name, parse_card
 from kingscorner.rules import RULES, position
+from tests.factories import accept_invitations, let_anyone_invite
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +45,10 @@ def submit(client, game_id, move, version):
 @pytest.fixture
 def game(alice, bob, client_for):
     """A 3-seat game: alice, bob and an easy computer, dealt from the game's secret seed."""
-    return create(client_for(alice), [{"user": "bob"}, {"ai_level": "easy"}])
+    let_anyone_invite(bob)
+    game = create(client_for(alice), [{"user": "bob"}, {"ai_level": "easy"}])
+    accept_invitations(game["id"])
+    return client_for(alice).get(f"/api/v1/games/{game['id']}/").json()
 
 
 @pytest.fixture

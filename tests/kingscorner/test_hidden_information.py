@@ -33,7 +33,7 @@ from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec
 from kingscorner.cards import card_name
 from kingscorner.rules import RULES
-from tests.factories import UserFactory
+from tests.factories import UserFactory, accept_invitations, game_started, let_anyone_invite
 
 GAMES_IN_PROCESS = 47
 GAMES_END_TO_END = 3
@@ -176,7 +176,7 @@ def play_in_process(world: InProcess, rng: random.Random, number: int) -> int:
     viewers = [(seat, user) for seat, user in enumerate(users)] + [(None, spectator)]
     seat_of_user = {user.pk: seat for seat, user in viewers}
     game = world.run(
-        services.game_create,
+        game_started,
         creator=users[0],
         kind="kingscorner",
         opponents=[SeatSpec(user=user) for user in users[1:]]
@@ -287,6 +287,7 @@ async def play_end_to_end(rng: random.Random, number: int, run_tasks) -> int:
     for player in players:
         await connect("/ws/me/", player)
 
+    await sync_to_async(let_anyone_invite)(*users[1:])
     opponents = [{"user": user.username} for user in users[1:]] + [
         {"ai_level": level} for level in computers
     ]
@@ -296,6 +297,7 @@ async def play_end_to_end(rng: random.Random, number: int, run_tasks) -> int:
     assert response.status_code == 201, response.json()
     game_id = response.json()["id"]
     players[0].received.append((0, response.json()))
+    await sync_to_async(accept_invitations)(game_id)
     for player in players:
         await connect(f"/ws/games/{game_id}/", player)
     await sync_to_async(run_tasks)()

@@ -56,16 +56,37 @@ function describeMove(entry, envelope, renderer) {
   return `${entry.number}.${who} moved`;
 }
 
+/** The invitations that wait for an answer (the envelope lists them while the game waits). */
+function pendingInvitations(envelope) {
+  return (envelope.invitations ?? []).filter((invitation) => invitation.status === "pending");
+}
+
+/** The viewer's own invitation waiting for their answer, or undefined. */
+function myInvitation(envelope) {
+  if (envelope.you === null) return undefined;
+  return pendingInvitations(envelope).find((invitation) => invitation.seat === envelope.you);
+}
+
+// Why an invitation that cancelled its game ended without an answer.
+const UNANSWERED = { declined: "declined the invitation", expired: "did not answer in time" };
+
 function statusLine(envelope, renderer) {
   switch (envelope.status) {
-    case "open":
+    case "open": {
+      if (myInvitation(envelope)) return `${envelope.created_by ?? "Someone"} invites you to play: accept or decline.`;
+      const waiting = pendingInvitations(envelope).map((invitation) => invitation.user);
+      if (waiting.length) return `Waiting for ${waiting.join(" and ")} to accept.`;
       return "Waiting for players to join.";
+    }
     case "aborted":
       return "This game was stopped by the staff.";
-    case "cancelled":
+    case "cancelled": {
+      const ended = (envelope.invitations ?? []).find((invitation) => invitation.status in UNANSWERED);
+      if (ended) return `This game was cancelled: ${ended.user} ${UNANSWERED[ended.status]}.`;
       return envelope.created_by === settings.username
         ? "You withdrew this game before it started."
         : "This game was withdrawn before it started.";
+    }
     case "finished": {
       const { winners } = envelope.outcome;
       if (winners.length === 0) return "Game over: a tie.";
@@ -98,6 +119,10 @@ function renderSeats(envelope, renderer) {
       const name = document.createElement("span");
       name.className = "player__name";
       name.textContent = seat.seat === envelope.you ? `${seat.name} (you)` : seat.name;
+      if (envelope.status === "open" && pendingInvitations(envelope).some((i) => i.seat === seat.seat)) {
+        item.classList.add("player--invited");
+        name.textContent += " (invited)";
+      }
       item.append(name);
       const score = renderer.seatScore?.(envelope, seat.seat);
       if (score !== undefined && score !== null) {
@@ -124,6 +149,9 @@ function renderActions(envelope) {
   const open = envelope.status === "open";
   // Anyone who opens the link of a table waiting for players may take a seat at it.
   $("#join-form").hidden = !(open && !seated);
+  const invited = open && myInvitation(envelope) !== undefined;
+  $("#accept").hidden = !invited;
+  $("#decline").hidden = !invited;
   $("#withdraw").hidden = !(open && envelope.created_by === settings.username);
   $("#resign").hidden = !(seated && envelope.status === "active");
   // Shown whenever another person is to move: only the server knows the limits and blocks, and
@@ -226,6 +254,21 @@ async function main() {
     } finally {
       button.disabled = false;
     }
+  });
+  async function answer(what) {
+    const invitation = myInvitation(client.envelope);
+    if (!invitation) return;
+    try {
+      const envelope = await client.request("POST", `/api/v1/invitations/${invitation.id}/${what}/`);
+      client.accept(envelope);
+    } catch (error) {
+      notify(error instanceof ApiError ? error.message : "Your answer could not be sent.", "error");
+    }
+  }
+  $("#accept").addEventListener("click", () => answer("accept"));
+  $("#decline").addEventListener("click", async () => {
+    if (!window.confirm("Decline this invitation?")) return;
+    await answer("decline");
   });
   $("#withdraw").addEventListener("click", async () => {
     if (!window.confirm("Withdraw this game? Nobody wins or loses it.")) return;
