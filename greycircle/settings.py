@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.headless",
     "greycircle.games",
+    "greycircle.notifications",
     "circles",
     "kingscorner",
     "cirkis",

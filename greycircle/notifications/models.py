@@ -1,0 +1,47 @@
+"""What a player is told: each notification kept for the inbox, the badge and e-mail."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class NotificationKind(models.TextChoices):
+    """Every kind of notification. The e-mail preferences (accounts.User.email_*) name some."""
+
+    FRIEND_REQUEST = "friend_request", "Friend request"
+    FRIEND_ACCEPTED = "friend_accepted", "Friend request accepted"
+    INVITATION = "invitation", "Invitation to a game"
+    INVITATION_ANSWERED = "invitation_answered", "Answer to an invitation"
+    YOUR_TURN = "your_turn", "Your turn"
+    GAME_OVER = "game_over", "Game over"
+    REMINDER = "reminder", "Reminder"
+    TIME_RUNNING_OUT = "time_running_out", "Time running out"
+
+
+class Notification(models.Model):
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    text = models.CharField(max_length=300, help_text="Written for the recipient.")
+    link = models.CharField(max_length=200, blank=True, help_text="A path on this site.")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    read = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [
+            models.Index(
+                fields=["recipient", "created"],
+                name="notification_unread",
+                condition=models.Q(read=False),
+            ),
+            models.Index(fields=["recipient", "-created", "-id"], name="notification_inbox"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.recipient_id}: {self.text}"
