@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "allauth.headless",
     "greycircle.games",
     "greycircle.notifications",
+    "greycircle.ratings",
     "circles",
     "kingscorner",
     "cirkis",

@@ -6,6 +6,7 @@ from rest_framework.routers import SimpleRouter
 from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeView
 from greycircle.api import handlers
 from greycircle.games.api import GameViewSet, InvitationViewSet
+from greycircle.ratings.api import LeaderboardView
 
 admin.site.site_header = "Grey Circle Games administration"
 admin.site.site_title = "Grey Circle Games admin"
@@ -19,6 +20,7 @@ router.register("blocks", BlockViewSet, basename="block")
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
+    path("leaderboards/<slug:kind>/", LeaderboardView.as_view(), name="leaderboard"),
     *router.urls,
 ]
 
@@ -31,6 +33,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     re_path(r"^api/(?P<path>.*)$", handlers.api_path_not_found),
     path("", include("accounts.urls")),
+    path("", include("greycircle.ratings.urls")),
     path("", include("frontend.urls")),
 ]
 

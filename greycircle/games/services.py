@@ -40,6 +40,7 @@ from greycircle.games.models import (
     OnDecline,
     Seat,
 )
+from greycircle.ratings.services import ratings_record
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -613,6 +614,7 @@ def _game_finish(game: Game, outcome: Outcome) -> None:
     game.outcome = outcome.to_json()
     game.to_move = None
     game.finished_at = timezone.now()
+    ratings_record(game=game, winners=outcome.winners)
 
 
 def _move_apply(

@@ -1,0 +1,60 @@
+"""A Glicko-2 rating per player and game kind, and how each rated game changed it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from greycircle.ratings import glicko2
+
+# A rating whose deviation is above this is provisional: too few games to trust (as on lichess).
+PROVISIONAL_DEVIATION = 110.0
+
+
+class PlayerRating(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(max_length=32)
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
+    deviation = models.FloatField(default=glicko2.DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="rating_one_per_user_and_kind")
+        ]
+        indexes = [models.Index(fields=["kind", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.rating:.0f} ±{self.deviation:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL_DEVIATION
+
+    def as_glicko(self) -> glicko2.Rating:
+        return glicko2.Rating(self.rating, self.deviation, self.volatility)
+
+
+class RatingChange(models.Model):
+    """One rated game's effect on one player's rating (at most one per game and player)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="rating_change_once_per_game")
+        ]
+        indexes = [models.Index(fields=["user", "kind", "-created_at"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.rating_before:.0f} -> {self.rating_after:.0f}"

@@ -1,0 +1,36 @@
+"""The site's leaderboard pages."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from greycircle.games import registry
+from greycircle.ratings import selectors
+from greycircle.ratings.models import PROVISIONAL_DEVIATION
+
+PAGE_SIZE = 50
+
+
+def leaderboard(request: HttpRequest, kind: str) -> HttpResponse:
+    try:
+        game_kind = registry.get(kind)
+    except registry.UnknownKind:
+        raise Http404("No such game.") from None
+    page = Paginator(selectors.leaderboard(kind=kind), PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [
+        {"rank": rank, "rating": rating}
+        for rank, rating in enumerate(page, start=page.start_index())
+    ]
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "game_kind": game_kind,
+            "kinds": registry.all_kinds(),
+            "page": page,
+            "rows": rows,
+            "provisional_deviation": PROVISIONAL_DEVIATION,
+        },
+    )
