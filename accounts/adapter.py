@@ -18,9 +18,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
 
 from accounts.models import LOOKALIKE_USERNAME, lookalike_exists
-from accounts.usernames import normalize_username
+from accounts.usernames import normalize_username, username_reserved
 
 LOGIN_FAILED = "login_failed"
+RESERVED_USERNAME = "Usernames starting with “guest-” or “deleted-” are the site's own."
 # Set on a request whose log-in was refused by the failed-login limit: seconds to wait.
 # RetryAfterMiddleware (greycircle.api.middleware) turns the answer into a 429 with Retry-After.
 RETRY_AFTER_ATTRIBUTE = "rate_limited_retry_after"
@@ -60,13 +61,17 @@ class AccountAdapter(DefaultAccountAdapter):
     error_messages = {
         **DefaultAccountAdapter.error_messages,
         "username_lookalike": LOOKALIKE_USERNAME,
+        "username_reserved": RESERVED_USERNAME,
     }
 
     # --- Usernames ----------------------------------------------------------------------------
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """NFKC-normalise the username, then refuse it if taken or if it looks like one taken."""
+        """NFKC-normalise the username, then refuse it if taken, if it looks like one taken, or
+        if it starts like the names the site gives guests and deleted accounts."""
         username = super().clean_username(normalize_username(username), shallow=shallow)
+        if username_reserved(username):
+            raise self.validation_error("username_reserved")
         if not shallow and lookalike_exists(username):
             raise self.validation_error("username_lookalike")
         return username

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import logout
+from django.contrib.sessions.backends.base import SessionBase
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
@@ -17,8 +20,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import friends, selectors
+from accounts.data import account_data_export
+from accounts.deletion import account_delete
 from accounts.models import Block, FriendRequest, Friendship
 from accounts.serializers import (
+    AccountDataSerializer,
+    AccountDeleteSerializer,
     BlockSerializer,
     FriendRequestDirection,
     FriendRequestQuerySerializer,
@@ -31,10 +38,26 @@ from accounts.serializers import (
 )
 from accounts.services import user_settings_update
 from greycircle.api.schema import error_response
+from greycircle.notifications.presence import users_online
+
+
+class DeleteWithBodySchema(AutoSchema):
+    """Documents the body of a DELETE too (drf-spectacular documents those of POST, PUT and
+    PATCH only): deleting my account takes its confirmation in the body."""
+
+    def _get_request_body(self, direction: str = "request") -> Any:
+        if self.method != "DELETE":
+            return super()._get_request_body(direction)
+        self.method = "POST"
+        try:
+            return super()._get_request_body(direction)
+        finally:
+            self.method = "DELETE"
 
 
 class MeView(GenericAPIView):
     serializer_class = MeSerializer
+    schema = DeleteWithBodySchema()
 
     @extend_schema(summary="Me and my settings")
     def get(self, request: Request) -> Response:
@@ -46,6 +69,43 @@ class MeView(GenericAPIView):
         serializer.is_valid(raise_exception=True)
         user = user_settings_update(user=request.user, changes=serializer.validated_data)
         return Response(MeSerializer(user).data)
+
+    @extend_schema(
+        summary="Delete my account",
+        description="Confirmed with my `password` (a guest, who has none, sends "
+        "`confirm: true`). My games in play are resigned, tables I set up that have not started "
+        "are withdrawn, invitations to me are declined; finished games stay, my seat shown as "
+        '"deleted player". My username, e-mail, settings, friends, blocks, ratings and '
+        "notifications are gone, and this session (or session token) ends.",
+        request=AccountDeleteSerializer,
+        responses={
+            204: None,
+            400: error_response(
+                "Not confirmed; nothing changed.", "wrong_password", "confirmation_required"
+            ),
+        },
+    )
+    def delete(self, request: Request) -> Response:
+        serializer = AccountDeleteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        account_delete(user=request.user, **serializer.validated_data)
+        if isinstance(request.auth, SessionBase):  # an app's session token
+            request.auth.flush()
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeDataView(GenericAPIView):
+    serializer_class = AccountDataSerializer
+
+    @extend_schema(
+        summary="Download my data",
+        description="Everything the site keeps about me: profile, settings, every game I have a "
+        "seat in (with its move log as I may see it), friends, pending friend requests, blocks, "
+        "ratings and notifications.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(AccountDataSerializer(account_data_export(user=request.user)).data)
 
 
 # --- Friends and blocks: `/api/v1/friends/`, `/api/v1/friends/requests/`, `/api/v1/blocks/` ----
@@ -67,7 +127,8 @@ class FriendViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="My friends",
-        description="By username. `online` (has a live socket) is not reported yet.",
+        description="By username, each with `online`: whether they have a live connection to "
+        "the site now (a page or an app with its `ws/` socket open).",
         responses={
             200: FriendSerializer(many=True),
             400: error_response("A page parameter is not valid.", "invalid", "invalid_page"),
@@ -76,7 +137,9 @@ class FriendViewSet(viewsets.GenericViewSet):
     )
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(selectors.friends_of(user=request.user))
-        return self.get_paginated_response(FriendSerializer(page, many=True).data)
+        online = users_online(friendship.friend_id for friendship in page)
+        data = FriendSerializer(page, many=True, context={"online": online}).data
+        return self.get_paginated_response(data)
 
     @extend_schema(
         summary="Remove a friend",
@@ -144,7 +207,11 @@ class FriendRequestViewSet(viewsets.GenericViewSet):
                 "already_requested",
                 "user_blocked",
             ),
-            403: error_response("This user cannot be asked.", "friend_request_refused"),
+            403: error_response(
+                "This user cannot be asked, or I am a guest.",
+                "friend_request_refused",
+                "guest_account",
+            ),
             404: USER_NOT_FOUND,
             429: error_response(
                 "Too many friend requests lately; try again in an hour.",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.adapter import get_adapter
+from allauth.account.internal.flows.manage_email import email_already_exists
 from django import forms
 
 from accounts.models import User
@@ -27,16 +29,27 @@ class UserSettingsForm(forms.Form):
         required=False, label="Someone sends me a friend request"
     )
     email_game_invitation = forms.BooleanField(required=False, label="Someone invites me to a game")
-    email_your_turn = forms.BooleanField(required=False, label="It is my turn")
+    email_your_turn = forms.BooleanField(
+        required=False,
+        label="It is my turn in a game with other people",
+        help_text="At most one e-mail per game an hour, and none while I am on the site.",
+    )
     email_game_over = forms.BooleanField(required=False, label="A game I play in is over")
     email_reminder = forms.BooleanField(
-        required=False, label="A game has been waiting for my move for a while (reminder)"
+        required=False,
+        label="A player reminds me of a game, or my time to move is running out",
     )
 
     @classmethod
     def for_user(cls, user: User, data: Any = None) -> UserSettingsForm:
-        """The form filled with `user`'s current settings (and bound to `data` when given)."""
-        return cls(data, initial={name: getattr(user, name) for name in SETTINGS_FIELDS})
+        """The form filled with `user`'s current settings (and bound to `data` when given).
+
+        A guest has no e-mail address, so no e-mail settings either."""
+        form = cls(data, initial={name: getattr(user, name) for name in SETTINGS_FIELDS})
+        if user.is_guest:
+            for name in User.EMAIL_PREFERENCES:
+                del form.fields[name]
+        return form
 
     def board_fields(self) -> list[forms.BoundField]:
         return [self["show_helpers"]]
@@ -45,7 +58,7 @@ class UserSettingsForm(forms.Form):
         return [self["accept_invitations_from_anyone"]]
 
     def email_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in User.EMAIL_PREFERENCES]
+        return [self[name] for name in User.EMAIL_PREFERENCES if name in self.fields]
 
 
 class UsernameForm(forms.Form):
@@ -56,3 +69,82 @@ class UsernameForm(forms.Form):
         max_length=User._meta.get_field("username").max_length,
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
+
+
+class GuestUpgradeForm(forms.Form):
+    """A guest's new username, e-mail address and password, checked as sign-up checks them (the
+    site's allauth adapter: look-alike and reserved names; Django's password validators)."""
+
+    username = forms.CharField(
+        label="Username",
+        max_length=User._meta.get_field("username").max_length,
+        widget=forms.TextInput(attrs={"autocomplete": "username", "spellcheck": "false"}),
+    )
+    email = forms.EmailField(
+        label="Email address", widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label="Password (again)",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_username(self) -> str:
+        return get_adapter().clean_username(self.cleaned_data["username"])
+
+    def clean_email(self) -> str:
+        email = get_adapter().clean_email(self.cleaned_data["email"].lower())
+        # As sign-up: an address another account has is refused only where allauth's settings
+        # (ACCOUNT_PREVENT_ENUMERATION) let that be told.
+        email, _ = email_already_exists(email, user=self.user)
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        password = cleaned.get("password1")
+        if password and password != cleaned.get("password2"):
+            self.add_error("password2", "You must type the same password each time.")
+        elif password:
+            # Checked against the account as it will be (similarity to the new username/e-mail).
+            candidate = User(
+                pk=self.user.pk,
+                username=cleaned.get("username", ""),
+                email=cleaned.get("email", ""),
+            )
+            try:
+                get_adapter().clean_password(password, user=candidate)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class AccountDeleteForm(forms.Form):
+    """Confirmation of deleting an account: the password, or for a guest (no password) a tick."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        required=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label="Yes, delete my guest account and everything in it", required=False
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if user.has_usable_password():
+            del self.fields["confirm"]
+            self.fields["password"].required = True
+        else:
+            del self.fields["password"]
+            self.fields["confirm"].required = True

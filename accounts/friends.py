@@ -50,11 +50,23 @@ class FriendRequestSent:
 
 
 def friend_request_send(*, sender: User, username: str) -> FriendRequestSent:
-    """Ask the user called `username` to be friends (accepting theirs if they asked first)."""
+    """Ask the user called `username` to be friends (accepting theirs if they asked first).
+
+    Guests (accounts.guests) have no friends until they create an account: they can neither ask
+    nor be asked (`guest_account`)."""
+    if sender.is_guest:
+        raise AccountPermissionDenied(
+            "guest_account", "Create an account to make friends: guests cannot."
+        )
     _friend_request_allowance(sender=sender)
     recipient = _user_called(username)
     if recipient.pk == sender.pk:
         raise AccountInvalid("cannot_befriend_yourself", "You cannot befriend yourself.")
+    if recipient.is_guest:
+        raise AccountPermissionDenied(
+            "guest_account",
+            f"{recipient.username} plays as a guest: guests cannot make friends.",
+        )
     with transaction.atomic():
         _lock_pair(sender.pk, recipient.pk)
         if selectors.has_blocked(blocker=sender, blocked=recipient):

@@ -6,6 +6,8 @@ from django.db.models.functions import Lower
 from accounts.usernames import normalize_username, username_skeleton
 
 LOOKALIKE_USERNAME = "A user with a username that looks the same already exists."
+# How a deleted account is named wherever it still appears (the seats of finished games).
+DELETED_PLAYER = "deleted player"
 
 
 class CaseInsensitiveUserManager(UserManager):
@@ -42,6 +44,14 @@ class User(AbstractUser):
     email_your_turn = models.BooleanField("e-mail when it is my turn", default=False)
     email_game_over = models.BooleanField("e-mail when a game ends", default=True)
     email_reminder = models.BooleanField("e-mail reminders for waiting games", default=True)
+    # A guest plays at once, without username, e-mail or password of their own choosing
+    # (accounts.guests); they can become a full account later, keeping their games.
+    is_guest = models.BooleanField(
+        default=False, help_text="Made by “Play now as a guest”; removed after idling a while."
+    )
+    # Set when the player deleted their account (accounts.deletion): the row stays, anonymised,
+    # so that finished games keep their seats; they show it as "deleted player".
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = CaseInsensitiveUserManager()
 
@@ -54,6 +64,12 @@ class User(AbstractUser):
                 violation_error_message=LOOKALIKE_USERNAME,
             ),
         ]
+        indexes = [
+            # The worker's sweep for idle guests (accounts.guests.guests_remove_idle).
+            models.Index(
+                fields=["last_login"], condition=models.Q(is_guest=True), name="user_guest_seen"
+            ),
+        ]
 
     EMAIL_PREFERENCES = (
         "email_friend_request",
@@ -62,6 +78,11 @@ class User(AbstractUser):
         "email_game_over",
         "email_reminder",
     )
+
+    @property
+    def display_name(self) -> str:
+        """How games and lists name this player: the username, or "deleted player"."""
+        return DELETED_PLAYER if self.deleted_at is not None else self.username
 
     @classmethod
     def from_db(cls, db, field_names, values):

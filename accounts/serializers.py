@@ -2,7 +2,14 @@ from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.models import FriendRequest, User
+from accounts.models import FriendRequest, Friendship, User
+from greycircle.games.models import GameStatus
+from greycircle.games.serializers import (
+    MoveLogEntrySerializer,
+    OutcomeSerializer,
+    SeatSerializer,
+)
+from greycircle.notifications.presence import user_is_online
 
 
 class MeSerializer(serializers.ModelSerializer):
@@ -13,11 +20,12 @@ class MeSerializer(serializers.ModelSerializer):
             "username",
             "email",
             "date_joined",
+            "is_guest",
             "show_helpers",
             "accept_invitations_from_anyone",
             *User.EMAIL_PREFERENCES,
         ]
-        read_only_fields = ["id", "username", "email", "date_joined"]
+        read_only_fields = ["id", "username", "email", "date_joined", "is_guest"]
 
 
 # --- Friends and blocks -----------------------------------------------------------------------
@@ -39,10 +47,24 @@ class UsernameSerializer(serializers.Serializer):
 
 
 class FriendSerializer(serializers.Serializer):
-    """One of my friends (a `Friendship` row seen from my side)."""
+    """One of my friends (a `Friendship` row seen from my side).
+
+    `online` comes from the context's `online` (the ids of the friends online, read for a whole
+    page at once), else it is looked up for this friend.
+    """
 
     user = UserRefSerializer(source="friend")
     since = serializers.DateTimeField(source="created_at")
+    online = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        serializers.BooleanField(help_text="Online now: has a live connection to the site.")
+    )
+    def get_online(self, friendship: Friendship) -> bool:
+        online = self.context.get("online")
+        if online is None:
+            return user_is_online(friendship.friend_id)
+        return friendship.friend_id in online
 
 
 class FriendRequestDirection(models.TextChoices):
@@ -94,3 +116,106 @@ class BlockSerializer(serializers.Serializer):
 
     user = UserRefSerializer(source="blocked")
     created_at = serializers.DateTimeField()
+
+
+# --- My account: deletion and my data ---------------------------------------------------------
+
+
+class AccountDeleteSerializer(serializers.Serializer):
+    """Confirmation of `DELETE /api/v1/me/`: my password, or `confirm` for a guest (who has
+    none)."""
+
+    password = serializers.CharField(
+        required=False, allow_blank=True, max_length=4096, trim_whitespace=False
+    )
+    confirm = serializers.BooleanField(
+        required=False, default=False, help_text="Guests only: yes, delete my account."
+    )
+
+
+class EmailAddressDataSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+    primary = serializers.BooleanField()
+    verified = serializers.BooleanField()
+
+
+class ProfileDataSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField(allow_blank=True)
+    email_addresses = EmailAddressDataSerializer(many=True)
+    is_guest = serializers.BooleanField()
+    date_joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True)
+
+
+class SettingsDataSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ["show_helpers", "accept_invitations_from_anyone", *User.EMAIL_PREFERENCES]
+
+
+@extend_schema_field(MoveLogEntrySerializer(many=True))
+class MoveLogField(serializers.ListField):
+    """Log entries as the games selectors make them, each kind's fields and all (a serializer
+    would keep only the platform's); documented as the kinds' log entries."""
+
+    child = serializers.DictField()
+
+
+class GameDataSerializer(serializers.Serializer):
+    """One of my games, with its move log as I may see it."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    your_seat = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+    outcome = OutcomeSerializer(allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    moves = MoveLogField(
+        help_text="The move log as I may see it: each entry as `GET /games/{id}/moves/` gives it "
+        "(number, seat, at, imported and the kind's own fields; my own seat's private detail, "
+        "never another's).",
+    )
+
+
+class NamedSinceSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    since = serializers.DateTimeField()
+
+
+class FriendRequestDataSerializer(serializers.Serializer):
+    from_user = serializers.CharField()
+    to_user = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class RatingDataSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class NotificationDataSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    link = serializers.CharField(allow_blank=True)
+    read = serializers.BooleanField()
+    created = serializers.DateTimeField()
+
+
+class AccountDataSerializer(serializers.Serializer):
+    """Everything the site keeps about me (`GET /api/v1/me/data/`, the site's /account/data/)."""
+
+    exported_at = serializers.DateTimeField()
+    profile = ProfileDataSerializer()
+    settings = SettingsDataSerializer()
+    games = GameDataSerializer(many=True)
+    friends = NamedSinceSerializer(many=True)
+    friend_requests = FriendRequestDataSerializer(many=True, help_text="Pending, either way.")
+    blocks = NamedSinceSerializer(many=True, help_text="The users I blocked.")
+    ratings = RatingDataSerializer(many=True)
+    notifications = NotificationDataSerializer(many=True)

@@ -58,3 +58,16 @@ def username_skeleton(username: str) -> str:
     decomposed = unicodedata.normalize("NFD", normalize_username(username))
     mapped = "".join(table.get(char, char) for char in decomposed)
     return unicodedata.normalize("NFD", mapped).casefold()
+
+
+# Usernames the site gives out itself: guests ("guest-7k3x9q") and deleted accounts
+# ("deleted-42"). Nobody may pick one (or one that looks like one).
+GUEST_PREFIX = "guest-"
+DELETED_PREFIX = "deleted-"
+RESERVED_PREFIXES = (GUEST_PREFIX, DELETED_PREFIX)
+
+
+def username_reserved(username: str) -> bool:
+    """Whether `username` (or a look-alike of it) starts like a name the site gives out itself."""
+    skeleton = username_skeleton(username)
+    return any(skeleton.startswith(username_skeleton(prefix)) for prefix in RESERVED_PREFIXES)

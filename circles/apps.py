@@ -6,9 +6,10 @@ class CirclesConfig(AppConfig):
     verbose_name = "Circles"
 
     def ready(self) -> None:
-        from circles import serializers
+        from circles import serializers, services
         from circles.ai import LEVELS, choose_move
         from circles.rules import RULES
+        from circles.rules_page import rules_context
         from greycircle.games import registry
 
         registry.register(
@@ -21,5 +22,12 @@ class CirclesConfig(AppConfig):
                 options_serializer=serializers.CirclesOptionsSerializer,
                 state_serializer=serializers.CirclesStateSerializer,
                 log_entry_serializer=serializers.CirclesMoveLogEntrySerializer,
+                rules_template="circles/rules.html",
+                rules_context=rules_context,
+                analysis=registry.GameAnalysis(
+                    get=services.analysis_get,
+                    request=services.analysis_request,
+                    serializer=serializers.CirclesAnalysisSerializer,
+                ),
             )
         )

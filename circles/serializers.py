@@ -1,4 +1,5 @@
-"""Circles' JSON shapes as DRF serializers: the move, the options, the view and the log entry.
+"""Circles' JSON shapes as DRF serializers: the move, the options, the view, the log entry and
+the engine's analysis of a finished game.
 
 Checked documentation, registered on the kind in `CirclesConfig.ready()`: `circles.rules` stays
 the authority (`parse_move`, `validate_options`, `view`, `log_entry`), and the contract tests
@@ -14,6 +15,7 @@ from __future__ import annotations
 from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+from greycircle.games.replay_serializers import AnalysisPositionSerializer, GameAnalysisSerializer
 from greycircle.games.serializers import MoveLogEntrySerializer, ShapeSerializer
 
 SQUARE_PATTERN = r"^[a-hA-H][1-8]$"
@@ -91,3 +93,43 @@ class CirclesMoveLogEntrySerializer(ShapeSerializer, MoveLogEntrySerializer):
         child=seat_field(),
         help_text="The seat that had to pass straight after this move (empty almost always).",
     )
+
+
+# --- the engine's analysis of a finished game (`/api/v1/games/{id}/analysis/`) -------------------
+
+
+class CirclesAnalysisPositionSerializer(AnalysisPositionSerializer):
+    """One move of the game as the hard engine judges it, from the position before it.
+
+    Scores are disc margins for the player who moved (positive: ahead) at the end of the game
+    with the best play from both sides: exact from 16 empty squares down (`exact`), the search's
+    estimate before that. `loss` is `best_score - played_score`: 4 discs or more is a `mistake`,
+    10 or more a `blunder`.
+    """
+
+    played = square_field(help_text="The square played.")
+    best = square_field(help_text="The engine's best move (the square played, if it was as good).")
+    best_score = serializers.IntegerField(help_text="The margin the best move keeps, in discs.")
+    played_score = serializers.IntegerField(help_text="The margin the move played keeps.")
+    exact = serializers.BooleanField(
+        help_text="Solved to the end of the game (true), or the midgame search's estimate."
+    )
+    forced = serializers.BooleanField(help_text="The only legal move.")
+
+
+class CirclesAnalysisSeatSerializer(serializers.Serializer):
+    seat = seat_field()
+    moves = serializers.IntegerField(help_text="Moves of this seat analysed.")
+    mistakes = serializers.IntegerField()
+    blunders = serializers.IntegerField()
+    average_loss = serializers.FloatField(help_text="Discs lost per move, on average.")
+
+
+class CirclesAnalysisSerializer(GameAnalysisSerializer):
+    """A Circles game analysed by the hard engine: for each move, the best move in the position
+    before it, both moves' scores and what the move played lost; per seat, the totals so far."""
+
+    positions = CirclesAnalysisPositionSerializer(
+        many=True, help_text="One per move analysed so far, the first move first."
+    )
+    seats = CirclesAnalysisSeatSerializer(many=True, help_text="White (seat 0), then black.")

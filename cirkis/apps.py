@@ -10,6 +10,7 @@ class CirKisConfig(AppConfig):
         from cirkis.ai import LEVELS, choose_move
         from cirkis.client import client_data
         from cirkis.rules import RULES
+        from cirkis.rules_page import rules_context
         from greycircle.games import registry
 
         registry.register(
@@ -23,5 +24,7 @@ class CirKisConfig(AppConfig):
                 options_serializer=serializers.CirKisOptionsSerializer,
                 state_serializer=serializers.CirKisStateSerializer,
                 log_entry_serializer=serializers.CirKisMoveLogEntrySerializer,
+                rules_template="cirkis/rules.html",
+                rules_context=rules_context,
             )
         )

@@ -14,6 +14,7 @@ from django.utils.text import capfirst
 from rest_framework import serializers
 
 from accounts.selectors import username_key, users_by_username
+from greycircle.games.models import DaysPerMove
 from greycircle.games.registry import GameKind
 from greycircle.games.services import SeatSpec
 
@@ -127,6 +128,22 @@ class NewGameForm(forms.Form):
                 max_length=150,
                 widget=forms.TextInput(attrs={"autocomplete": "off", "data-friend-box": ""}),
             )
+        self.fields["days_per_move"] = forms.TypedChoiceField(
+            label="Time per move",
+            choices=DaysPerMove.choices,
+            coerce=int,
+            required=False,  # left out: the default
+            empty_value=int(DaysPerMove.THREE),
+            initial=DaysPerMove.THREE,
+            help_text="In a game between people: a day before it runs out the player is "
+            "reminded; then the others may claim the win"
+            + (
+                ", or, with three or more players, a computer takes the absent player's seat"
+                if game_kind.takeover_level
+                else ""
+            )
+            + ". No limit against computers.",
+        )
         self.option_names: list[str] = []
         serializer_class = game_kind.options_serializer
         if serializer_class is not None:

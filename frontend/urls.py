@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import views
+from frontend import replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,4 +9,8 @@ urlpatterns = [
     path("watch/", views.watch, name="watch"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/join/", views.join, name="game-join"),
+    path("games/<int:game_id>/replay/", replay_views.replay, name="game-replay"),
+    path("games/import/", replay_views.game_import, name="game-import"),
+    path("rules/<slug:kind>/", views.rules, name="rules"),
+    path("about/", views.about, name="about"),
 ]

@@ -9,14 +9,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from frontend.forms import FRIEND, NewGameForm
-from greycircle.games import registry, selectors, services
+from greycircle.games import deadlines, registry, selectors, services
 from greycircle.games.errors import GameError, GameNotFound
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
+from greycircle.notifications.services import notifications_read_for_game
 
 # The home page shows this many games of each list, with a link to the rest.
 HOME_LIST_LIMIT = 5
@@ -98,6 +100,33 @@ def _game_cards() -> list[dict[str, Any]]:
     ]
 
 
+def rules(request: HttpRequest, kind: str) -> HttpResponse:
+    """A game's rules: its app's template (which extends "frontend/rules.html"), with the
+    diagrams and whatever else the kind's `rules_context` gives it."""
+    try:
+        game_kind = registry.get(kind)
+    except registry.UnknownKind:
+        raise Http404("No such game.") from None
+    if not game_kind.rules_template:
+        raise Http404("This game has no rules page.")
+    context: dict[str, Any] = {
+        "game_kind": game_kind,
+        "other_kinds": [
+            other for other in registry.all_kinds() if other.kind != kind and other.rules_template
+        ],
+        "kind_data": game_kind.client_data() if game_kind.client_data else None,
+        "diagrams": {},
+    }
+    if game_kind.rules_context:
+        context.update(game_kind.rules_context())
+    return render(request, game_kind.rules_template, context)
+
+
+def about(request: HttpRequest) -> HttpResponse:
+    """What the site is, its games, where it comes from, and the cookies it uses."""
+    return render(request, "frontend/about.html", {"game_cards": _game_cards()})
+
+
 def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
     you = selectors.seat_index_for(game=game, viewer=viewer)
     return {
@@ -109,7 +138,23 @@ def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
         "status_label": game.get_status_display(),
         "seats": selectors.seats_json(game=game),
         "you": you,
-        "your_turn": game.status == GameStatus.ACTIVE and you is not None and game.to_move == you,
+        "your_turn": game.status == GameStatus.ACTIVE
+        and you is not None
+        and game.to_move == you
+        and game.seats.all()[you].is_person,  # not since a computer took the seat over
+        **_time_left(game),
+    }
+
+
+def _time_left(game: Game) -> dict[str, Any]:
+    """The time left to the player to move, in words, for games whose time runs."""
+    if game.status != GameStatus.ACTIVE or game.move_deadline is None:
+        return {"deadline": None}
+    left = game.move_deadline - timezone.now()
+    return {
+        "deadline": game.move_deadline,
+        "time_left": deadlines.time_left_words(left),
+        "time_up": left.total_seconds() <= 0,
     }
 
 
@@ -126,12 +171,16 @@ def play(request: HttpRequest) -> HttpResponse:
 
     The form checks the seats and the options against the kind's options serializer; the game
     service (the engine's `validate_options`) has the last word, and its refusal shows on the form.
+    `?invite=<username>` (a friend's "Invite to a game" link) fills in the second seat with them.
     """
+    invite = request.GET.get("invite", "").strip()[:150]
+    initial = {"seat_1": FRIEND, "username_1": invite} if invite else None
     forms_by_kind = {
         game_kind.kind: NewGameForm(
             request.POST if request.POST.get("kind") == game_kind.kind else None,
             game_kind=game_kind,
             prefix=game_kind.kind,
+            initial=initial,
         )
         for game_kind in registry.all_kinds()
     }
@@ -145,6 +194,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     opponents=form.cleaned_data["opponents"],
                     options=form.cleaned_data["options"],
                     unlisted=request.POST.get("unlisted") == "on",
+                    days_per_move=form.cleaned_data["days_per_move"],
                 )
             except GameError as error:
                 form.add_error(None, error.detail)
@@ -160,6 +210,7 @@ def play(request: HttpRequest) -> HttpResponse:
             "forms": [(registry.get(kind), form) for kind, form in forms_by_kind.items()],
             "open_games": open_games,
             "friend_choice": FRIEND,
+            "invite": invite,
         },
     )
 
@@ -185,6 +236,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     found = selectors.game_get(game_id=game_id)
     if found is None:
         raise Http404("No such game.")
+    # Opening a game reads its notifications (the page's tab title counts only the others).
+    notifications_read_for_game(user=request.user, game_id=found.pk)
     envelope = selectors.game_view_for(game=found, viewer=request.user)
     game_kind = registry.get(found.kind)
     return render(

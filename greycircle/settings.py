@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "greycircle.games",
     "greycircle.notifications",
     "greycircle.ratings",
+    "greycircle.profiles",
+    "greycircle.moderation",
     "circles",
     "kingscorner",
     "cirkis",
@@ -70,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.guest_activity",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -209,6 +212,8 @@ ACCOUNT_RATE_LIMITS = {
 }
 # Proxies whose X-Forwarded-For is trusted, as REST_FRAMEWORK["NUM_PROXIES"]: 0 = peer address.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("NUM_PROXIES", "0"))
+# Guests ("Play now as a guest", accounts.guests) not seen for this many days are removed.
+GUESTS_IDLE_DAYS = float(os.environ.get("GUESTS_IDLE_DAYS", "30"))
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_ONLY = False
 HEADLESS_FRONTEND_URLS = {
@@ -241,6 +246,8 @@ globals().update(_email_settings(os.environ.get("EMAIL_URL", "")))
 DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", "Grey Circle Games <noreply@greycircle.games>"
 )
+# The site's address as players reach it, for the links in e-mail (no trailing slash).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # --- REST API --------------------------------------------------------------------------------
 

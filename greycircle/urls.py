@@ -3,9 +3,11 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
-from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeView
+from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeDataView, MeView
 from greycircle.api import handlers
 from greycircle.games.api import GameViewSet, InvitationViewSet
+from greycircle.notifications.api import NotificationViewSet
+from greycircle.profiles.api import ProfileView
 from greycircle.ratings.api import LeaderboardView
 
 admin.site.site_header = "Grey Circle Games administration"
@@ -17,10 +19,13 @@ router.register("invitations", InvitationViewSet, basename="invitation")
 router.register("friends/requests", FriendRequestViewSet, basename="friend-request")
 router.register("friends", FriendViewSet, basename="friend")
 router.register("blocks", BlockViewSet, basename="block")
+router.register("notifications", NotificationViewSet, basename="notification")
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
+    path("me/data/", MeDataView.as_view(), name="me-data"),
     path("leaderboards/<slug:kind>/", LeaderboardView.as_view(), name="leaderboard"),
+    path("users/<str:username>/", ProfileView.as_view(), name="profile"),
     *router.urls,
 ]
 
@@ -33,7 +38,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     re_path(r"^api/(?P<path>.*)$", handlers.api_path_not_found),
     path("", include("accounts.urls")),
+    path("", include("greycircle.notifications.urls")),
     path("", include("greycircle.ratings.urls")),
+    path("", include("greycircle.profiles.urls")),
     path("", include("frontend.urls")),
 ]
 

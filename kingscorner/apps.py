@@ -10,6 +10,7 @@ class KingsCornerConfig(AppConfig):
         from kingscorner import serializers
         from kingscorner.ai import LEVELS, choose_move
         from kingscorner.rules import RULES
+        from kingscorner.rules_page import rules_context
 
         registry.register(
             registry.GameKind(
@@ -17,9 +18,13 @@ class KingsCornerConfig(AppConfig):
                 computer=choose_move,
                 ai_levels=LEVELS,
                 title="King's Corner",
+                # With three or more players, an absent player's seat goes to the computer.
+                takeover_level="normal",
                 move_serializer=serializers.KingsCornerMoveSerializer,
                 options_serializer=serializers.KingsCornerOptionsSerializer,
                 state_serializer=serializers.KingsCornerStateSerializer,
                 log_entry_serializer=serializers.KingsCornerMoveLogEntrySerializer,
+                rules_template="kingscorner/rules.html",
+                rules_context=rules_context,
             )
         )

@@ -1,7 +1,8 @@
 """Where each game's page files are, by convention from its kind, and the page's import map.
 
 A game app serves its page module as `<kind>/page.js` and its stylesheet as `<kind>/page.css`
-(in `<app>/static/<kind>/`); the platform finds them by name, never by importing the app.
+(in `<app>/static/<kind>/`), and, when it has a rules page, the module that draws that page's
+diagrams as `<kind>/rules.js`; the platform finds them by name, never by importing the app.
 
 The page's ES modules import one another by bare names ("greycircle/game-client", "circles/page")
 that the import map rendered in the page turns into `{% static %}` URLs. With the manifest storage
@@ -15,6 +16,7 @@ import json
 
 from django import template
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -26,6 +28,9 @@ register = template.Library()
 SHARED_MODULES = {
     "greycircle/game-client": "frontend/js/game-client.js",
     "greycircle/game-page": "frontend/js/game-page.js",
+    "greycircle/replay": "frontend/js/replay.js",
+    "greycircle/notifications": "frontend/js/notifications.js",
+    "greycircle/rules-diagrams": "frontend/js/rules-diagrams.js",
 }
 
 # JSON in a <script> element: these must not end it or open a comment (as json_script does).
@@ -49,11 +54,35 @@ def page_stylesheet(kind: str) -> str:
     return f"{kind}/page.css"
 
 
+@register.simple_tag
+def rules_module(kind: str) -> str:
+    """The static path of the module that draws the diagrams of a kind's rules page."""
+    return f"{kind}/rules.js"
+
+
+@register.simple_tag
+def rules_url(kind: str) -> str:
+    """The URL of a kind's rules page; "" for a kind without one (or no such kind)."""
+    try:
+        game_kind = registry.get(kind)
+    except registry.UnknownKind:
+        return ""
+    return reverse("rules", args=[kind]) if game_kind.rules_template else ""
+
+
+@register.simple_tag
+def kinds_with_rules() -> list[registry.GameKind]:
+    """The kinds that have a rules page, for links to them."""
+    return [game_kind for game_kind in registry.all_kinds() if game_kind.rules_template]
+
+
 def module_paths() -> dict[str, str]:
     """Every ES module the pages import: import-map name -> static path."""
     paths = dict(SHARED_MODULES)
     for game_kind in registry.all_kinds():
         paths[page_module_name(game_kind.kind)] = page_module(game_kind.kind)
+        if game_kind.rules_template:
+            paths[f"{game_kind.kind}/rules"] = rules_module(game_kind.kind)
     return paths
 
 

@@ -12,7 +12,12 @@ class ErrorSerializer(serializers.Serializer):
         required=False, help_text="With stale_version: the game's version now."
     )
     retry_after = serializers.IntegerField(
-        required=False, help_text="With poke_too_soon: seconds until the next reminder is allowed."
+        required=False,
+        help_text="With poke_too_soon: seconds until the next reminder is allowed; with "
+        "time_not_up: seconds until the win can be claimed.",
+    )
+    deadline = serializers.DateTimeField(
+        required=False, help_text="With time_not_up: when the player to move runs out of time."
     )
 
 

@@ -2,7 +2,9 @@
 
 Nothing here may reveal hidden information: the raw `Game.state` (hands, the deck), `Game.seed`
 (it fixes every deal) and `Move.private` are never shown. The only change staff can make is to
-abort a game, and that goes through `services.game_abort` like every other state change.
+abort a game, and that goes through `services.game_abort` like every other state change — by way
+of `greycircle.moderation.services.game_abort`, which asks why and records who aborted it, when
+and why; that log is shown on the game's page. Invitations are listed here too, read-only.
 
 `GameAdminBase` is the whole of that, for subclassing: each game app registers one for its proxy
 model of `Game` (`circles.admin.CirclesGameAdmin` on `CirclesGame`, ...) and overrides
@@ -27,14 +29,17 @@ from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import ngettext
 
-from greycircle.games import registry, services
+from greycircle.games import registry
 from greycircle.games.errors import GameInvalid, GameNotFound
-from greycircle.games.models import Game, GameStatus, Move, Seat
+from greycircle.games.models import Game, GameStatus, Invitation, Move, Seat
+from greycircle.moderation import pages as moderation_pages
+from greycircle.moderation import selectors as moderation_selectors
+from greycircle.moderation import services as moderation
+from greycircle.moderation.forms import ReasonForm
 
 logger = logging.getLogger(__name__)
 
@@ -203,10 +208,16 @@ class GameAdminBase(admin.ModelAdmin):
                 "hands, the deck, the game's seed) is never shown here.",
             },
         ),
+        (
+            "Moderation log",
+            {
+                "fields": ("moderation_log",),
+                "description": "What staff did to this game, newest first: who, what, when, why.",
+            },
+        ),
     )
     readonly_fields = tuple(name for _, section in fieldsets for name in section["fields"])
     change_form_template = "admin/games/game/change_form.html"
-    abort_confirmation_template = "admin/games/game/abort_confirmation.html"
 
     # --- lists -------------------------------------------------------------------------------
 
@@ -291,6 +302,15 @@ class GameAdminBase(admin.ModelAdmin):
             logger.exception("could not draw the state of game %s", game.pk)
             return "The position could not be drawn (see the server log)."
 
+    @admin.display(description="moderation log")
+    def moderation_log(self, game: Game) -> str:
+        if game.pk is None:
+            return "—"
+        return moderation_pages.log_table(
+            moderation_selectors.moderation_log(game_id=game.pk),
+            more_url=moderation_pages.log_url(game__id__exact=game.pk),
+        )
+
     def render_change_form(
         self,
         request: HttpRequest,
@@ -320,10 +340,11 @@ class GameAdminBase(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def _abort(self, request: HttpRequest, game_id: int) -> Game | None:
-        """Abort one game; None when it was already over (or is gone)."""
+    def _abort(self, request: HttpRequest, game_id: int, reason: str) -> Game | None:
+        """Abort one game, recorded in the moderation log with `reason`; None when it was
+        already over (or is gone)."""
         try:
-            game = services.game_abort(game_id=game_id)
+            game = moderation.game_abort(actor=request.user, game_id=game_id, reason=reason)
         except (GameInvalid, GameNotFound):
             return None
         self.log_change(request, self._as_model(game), "Aborted the game.")
@@ -338,12 +359,39 @@ class GameAdminBase(admin.ModelAdmin):
         proxied.__class__ = self.model
         return proxied
 
+    def _change_url(self, game_id: int) -> str:
+        return reverse(
+            f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_change",
+            args=[game_id],
+        )
+
     @admin.action(description="Abort selected games", permissions=["abort"])
-    def abort_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+    def abort_selected(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        """Asks to confirm, with a reason; then aborts each game and records it."""
+        games = list(queryset.order_by("pk"))
+        form = moderation_pages.reason_form(request)
+        if not form.is_valid():
+            return moderation_pages.confirmation_page(
+                self,
+                request,
+                form=form,
+                title="Abort these games?",
+                question="Abort these games? Each ends at once and nobody wins. This cannot be "
+                "undone.",
+                objects=[f"{game} — {self.players(game)}" for game in games],
+                submit="Yes, abort the games",
+                cancel_url=reverse(
+                    f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}"
+                    "_changelist"
+                ),
+                action="abort_selected",
+                selected=[game.pk for game in games],
+            )
+        reason = form.cleaned_data["reason"]
         aborted: list[int] = []
         refused: list[int] = []
-        for game_id in queryset.order_by("pk").values_list("pk", flat=True):
-            (aborted if self._abort(request, game_id) else refused).append(game_id)
+        for game in games:
+            (aborted if self._abort(request, game.pk, reason) else refused).append(game.pk)
         if aborted:
             self.message_user(
                 request,
@@ -362,39 +410,38 @@ class GameAdminBase(admin.ModelAdmin):
                 % {"ids": ", ".join(f"#{game_id}" for game_id in refused)},
                 messages.ERROR,
             )
+        return None
 
     def abort_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """GET: ask for confirmation. POST: abort the game, back to its page."""
+        """GET: ask for confirmation and a reason. POST with a reason: abort the game (recorded),
+        back to its page; without one: ask again, nothing changed."""
         game = self.get_object(request, unquote(object_id))
         if game is None:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         if not self.has_abort_permission(request, game):
             raise PermissionDenied
-        change_url = reverse(
-            f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_change",
-            args=[game.pk],
-        )
+        change_url = self._change_url(game.pk)
         if game.status not in ABORTABLE:
             self.message_user(request, f"{game} is already over.", messages.ERROR)
             return HttpResponseRedirect(change_url)
-        if request.method == "POST":
-            if self._abort(request, game.pk):
+        form = ReasonForm(request.POST) if request.method == "POST" else ReasonForm()
+        if request.method == "POST" and form.is_valid():
+            if self._abort(request, game.pk, form.cleaned_data["reason"]):
                 self.message_user(request, f"Aborted game #{game.pk}.", messages.SUCCESS)
             else:
                 self.message_user(request, f"{game} is already over.", messages.ERROR)
             return HttpResponseRedirect(change_url)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Abort this game?",
-            "subtitle": None,
-            "object": game,
-            "players": self.players(game),
-            "opts": self.opts,
-            "app_label": self.opts.app_label,
-            "change_url": change_url,
-        }
-        request.current_app = self.admin_site.name
-        return TemplateResponse(request, self.abort_confirmation_template, context)
+        return moderation_pages.confirmation_page(
+            self,
+            request,
+            form=form,
+            title="Abort this game?",
+            question=f"Abort {game} ({self.players(game)})? The game ends at once and nobody "
+            "wins. This cannot be undone.",
+            objects=[],
+            submit="Yes, abort the game",
+            cancel_url=change_url,
+        )
 
 
 @admin.register(Game)
@@ -432,3 +479,69 @@ class GameAdmin(GameAdminBase):
             ):
                 return model_admin
         return None
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations to games, to look up: who invited whom, to which game, with what answer.
+
+    Read-only: only players make and answer invitations (greycircle.games.invitations). It shows
+    the game's number, kind and status, never its state, so nothing hidden can appear here.
+    """
+
+    list_display = (
+        "created_at",
+        "game_link",
+        "seat",
+        "inviter",
+        "invitee",
+        "status",
+        "on_decline",
+        "expires_at",
+        "answered_at",
+    )
+    list_display_links = ("created_at",)
+    list_filter = ("status", "on_decline", "game__kind", "created_at")
+    search_fields = ("invitee__username", "inviter__username")
+    search_help_text = "Search by the inviting or the invited player's username."
+    list_select_related = ("game", "invitee", "inviter")
+    date_hierarchy = "created_at"
+    fields = (
+        "game_link",
+        "seat",
+        "inviter",
+        "invitee",
+        "status",
+        "on_decline",
+        "created_at",
+        "expires_at",
+        "answered_at",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Invitation]:
+        # The game's number, kind and status are shown; its state (every hand) is not even read.
+        # All of list_select_related here: the change list adds it only to a queryset with none.
+        return (
+            super()
+            .get_queryset(request)
+            .select_related(*self.list_select_related)
+            .defer("game__state")
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
+        return False
+
+    @admin.display(description="game", ordering="game_id")
+    def game_link(self, invitation: Invitation) -> str:
+        game = invitation.game
+        url = reverse(f"{self.admin_site.name}:games_game_change", args=[game.pk])
+        return format_html(
+            '<a href="{}">Game #{}</a> ({}, {})', url, game.pk, game.kind, game.get_status_display()
+        )

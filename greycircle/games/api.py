@@ -20,9 +20,10 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
-from greycircle.games import invitations, selectors, services
+from greycircle.games import deadlines, invitations, replays, selectors, services
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game, Invitation
+from greycircle.games.replay_serializers import GameAnalysisSerializer, GameReplaySerializer
 from greycircle.games.serializers import (
     GameCreateSerializer,
     GameEnvelopeSerializer,
@@ -57,6 +58,15 @@ BAD_FILTER = {
         "A filter or page parameter is not valid.", "invalid", "unknown_kind", "invalid_page"
     ),
     404: error_response("There is no such page.", "invalid_page"),
+}
+ANALYSIS_ERRORS = {
+    400: error_response(
+        "This kind of game has no analysis, or the game is not over (or never started).",
+        "no_analysis",
+        "game_not_over",
+        "never_started",
+    ),
+    **NOT_FOUND,
 }
 TOO_MANY_GAMES = {
     429: error_response(
@@ -164,6 +174,7 @@ class GameViewSet(viewsets.GenericViewSet):
                 "bad_options",
                 "bad_record",
                 "no_record_notation",
+                "bad_days_per_move",
             ),
             **TOO_MANY_GAMES,
         },
@@ -179,6 +190,7 @@ class GameViewSet(viewsets.GenericViewSet):
             record=serializer.validated_data["record"],
             unlisted=serializer.validated_data["unlisted"],
             on_decline=serializer.validated_data["on_decline"],
+            days_per_move=serializer.validated_data["days_per_move"],
         )
         return self._envelope(game, status.HTTP_201_CREATED)
 
@@ -205,6 +217,45 @@ class GameViewSet(viewsets.GenericViewSet):
         if record is None:
             raise ApiError(code="no_record_notation", detail="This game has no record notation.")
         return Response({"kind": game.kind, "record": record})
+
+    @extend_schema(
+        summary="The game move by move, as I may see it",
+        description="Only for a game that is over. Every step from the start, each as you "
+        "could see it at that moment (your seat's view then, or a spectator's), with the move "
+        "that led to it as the log shows it to you.",
+        responses={
+            200: GameReplaySerializer,
+            400: error_response(
+                "The game is not over, or never started.", "game_not_over", "never_started"
+            ),
+            **NOT_FOUND,
+        },
+    )
+    @action(detail=True, methods=["get"])
+    def replay(self, request: Request, pk: str) -> Response:
+        return Response(replays.replay_for(game=self._game(), viewer=request.user))
+
+    @extend_schema(
+        methods=["GET"],
+        summary="The engine's analysis of the game",
+        description="Kinds with an analysis only (Circles). As it stands: `not_requested` "
+        "until somebody asks for it with `POST`.",
+        responses={200: GameAnalysisSerializer, **ANALYSIS_ERRORS},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Ask for the engine's analysis of the game",
+        description="Queues the analysis once (again if it failed): it is computed in the "
+        "background and kept. Answers it as it stands; `GET` it until `status` is `ready`.",
+        request=None,
+        responses={200: GameAnalysisSerializer, **ANALYSIS_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def analysis(self, request: Request, pk: str) -> Response:
+        game = self._game()
+        if request.method == "POST":
+            return Response(replays.analysis_request(game=game))
+        return Response(replays.analysis_get(game=game))
 
     @extend_schema(
         summary="Take an open seat",
@@ -250,6 +301,38 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
         game = services.game_resign(game_id=int(pk), user=request.user)
+        return self._envelope(game)
+
+    @extend_schema(
+        summary="Claim the win: the player to move ran out of time",
+        description="Only a player seated in the game, not the one to move, once the time per "
+        "move of the player to move has run out (`move_deadline`; the envelope's `can_claim`). "
+        "The game ends with every other seat winning (in a game of two, you) for the reason "
+        "`timeout`. In a kind where a computer takes over the seat of an absent player (King's "
+        "Corner with three or more seats) nobody wins on time (`takeover_instead`).",
+        request=None,
+        responses={
+            200: GameEnvelopeSerializer,
+            400: error_response(
+                "Not now: the game is not in play, it is your turn, no time is running, or the "
+                "player to move still has time (`retry_after`: seconds until the `deadline`).",
+                "game_not_active",
+                "your_turn",
+                "no_deadline",
+                "time_not_up",
+                "takeover_instead",
+            ),
+            403: error_response(
+                "Not a player, or your own seat is played by the computer now.",
+                "not_a_player",
+                "seat_taken_over",
+            ),
+            **NOT_FOUND,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def claim(self, request: Request, pk: str) -> Response:
+        game = deadlines.game_claim_win(game_id=int(pk), user=request.user)
         return self._envelope(game)
 
     @extend_schema(
@@ -368,7 +451,9 @@ class GameViewSet(viewsets.GenericViewSet):
                 "illegal_move",
                 "game_not_active",
             ),
-            403: error_response("Not yours to play.", "not_your_turn", "not_a_player"),
+            403: error_response(
+                "Not yours to play.", "not_your_turn", "not_a_player", "seat_taken_over"
+            ),
             **NOT_FOUND,
             409: error_response(
                 "The game changed since `expected_version`: refetch it (`current_version`).",

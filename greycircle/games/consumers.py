@@ -1,7 +1,9 @@
 """WebSocket streams. Thin: authenticate, join the audience group, forward what services publish.
 
 `ws/games/{id}/` sends the viewer's envelope on connect and after every change; a client that sees
-a version gap refetches. `ws/me/` carries the user's notifications.
+a version gap refetches. `ws/me/` carries the user's notifications and their unread count. While
+a signed-in user has a socket of either kind open they are online
+(greycircle.notifications.presence).
 
 Every socket is accepted first, so that a refusal reaches the client as a close code:
 
@@ -27,6 +29,7 @@ import logging
 import weakref
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -36,6 +39,8 @@ from redis.exceptions import RedisError
 
 from greycircle.api.jsonlimits import JsonRejected, json_loads_limited
 from greycircle.games import events, selectors
+from greycircle.notifications import presence
+from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.outages import REDIS_ERRORS, Outage
 
 logger = logging.getLogger(__name__)
@@ -103,6 +108,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._live_channel_lost(None)
         finally:
             _live.discard(self)
+            # Also when the socket ends without `disconnect` (a lost channel layer, cancelled).
+            await self._presence_end()
 
     async def _until_lost(self) -> dict[str, Any]:
         """Completes when another socket of this process saw the channel layer fail."""
@@ -159,6 +166,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         live_updates.succeeded()
         self.group = group
         _live.add(self)
+        await self._presence_start(user.pk)
         # In the group first, then the snapshot: a change in between is sent after it, never lost.
         first = await self.hello(user)
         if first is None:
@@ -168,6 +176,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         _live.discard(self)
+        await self._presence_end()
         if self.group is None:
             return
         # Without Redis the group forgets the channel when it expires.
@@ -175,6 +184,30 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.wait_for(
                 self.channel_layer.group_discard(self.group, self.channel_name), GROUP_TIMEOUT
             )
+
+    # --- presence: the user is online while a socket of theirs is in its group ---------------
+
+    _presence_user: int | None = None
+    _presence_task: asyncio.Task[None] | None = None
+
+    async def _presence_start(self, user_id: int) -> None:
+        self._presence_user = user_id
+        await _presence_update(presence.presence_socket_opened, user_id)
+        self._presence_task = asyncio.create_task(self._presence_keep(user_id))
+
+    async def _presence_keep(self, user_id: int) -> None:
+        while True:
+            await asyncio.sleep(presence.PRESENCE_REFRESH)
+            await _presence_update(presence.presence_socket_alive, user_id)
+
+    async def _presence_end(self) -> None:
+        """Stop counting this socket (at most once)."""
+        user_id, self._presence_user = self._presence_user, None
+        task, self._presence_task = self._presence_task, None
+        if task is not None:
+            task.cancel()
+        if user_id is not None:
+            await _presence_update(presence.presence_socket_closed, user_id)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if text_data is None:
@@ -199,6 +232,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_error(self, code: str, detail: str) -> None:
         await self.send_json({"type": "error", "code": code, "detail": detail})
+
+
+async def _presence_update(update: Any, user_id: int) -> None:
+    """Run a presence update; a failing cache never breaks the socket."""
+    try:
+        await sync_to_async(update)(user_id=user_id)
+    except Exception:
+        logger.exception("could not update the presence of user %s", user_id)
 
 
 class GameConsumer(LiveConsumer):
@@ -231,7 +272,19 @@ class MeConsumer(LiveConsumer):
         return events.user_group(user.pk)
 
     async def hello(self, user: Any) -> dict[str, Any]:
-        return {"type": "hello", "user": user.username}
+        # The unread count as it is now: a client that reconnects corrects its badge with it.
+        unread = await database_sync_to_async(notifications_unread_count)(user=user)
+        return {"type": "hello", "user": user.username, "unread_count": unread}
 
     async def user_notification(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "notification", "notification": message["notification"]})
+        # `notification`: the event; `inbox`: the notification it left in the inbox (or null);
+        # `removed`, `read`: ids of notifications it removed or marked read; `unread_count`.
+        await self.send_json({"type": "notification", **_without_type(message)})
+
+    async def user_unread(self, message: dict[str, Any]) -> None:
+        """Notifications were marked read (in another tab, an app, by opening a game)."""
+        await self.send_json({"type": "unread", **_without_type(message)})
+
+
+def _without_type(message: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in message.items() if key != "type"}

@@ -78,11 +78,7 @@ def game_changed(
     cancelled: bool = False,
 ) -> None:
     """Send each audience its new envelope, and notify the players whom the change concerns."""
-    rules = registry.get(game.kind).rules
-    state = rules.decode(game.state) if game.state else None
-    for seat in selectors.game_audiences(game=game):
-        envelope = selectors.game_view_for_seat(game=game, seat=seat, state=state)
-        _send(game_group(game.pk, seat), {"type": "game.envelope", "envelope": jsonable(envelope)})
+    game_envelopes_send(game=game)
     about = {"game": game.pk, "kind": game.kind, "version": game.version}
     seats = list(game.seats.all())
     invitations = (
@@ -106,12 +102,21 @@ def game_changed(
             notify(user_id=seat.user_id, event="invitation", by=seats[0].name, **about, **extra)
         if joined is not None and seat.index != joined.index:
             notify(user_id=seat.user_id, event="player_joined", player=joined.name, **about)
-        if game.status == GameStatus.ACTIVE and game.to_move == seat.index:
+        if game.status == GameStatus.ACTIVE and game.to_move == seat.index and seat.is_person:
             notify(user_id=seat.user_id, event="your_turn", **about)
         if ended:
             notify(user_id=seat.user_id, event="game_over", outcome=game.outcome, **about)
         if cancelled and seat.user_id != game.created_by_id:
             notify(user_id=seat.user_id, event="game_withdrawn", by=seats[0].name, **about)
+
+
+def game_envelopes_send(*, game: Game) -> None:
+    """Send each audience of `game` its new envelope (and nobody a notification)."""
+    rules = registry.get(game.kind).rules
+    state = rules.decode(game.state) if game.state else None
+    for seat in selectors.game_audiences(game=game):
+        envelope = selectors.game_view_for_seat(game=game, seat=seat, state=state)
+        _send(game_group(game.pk, seat), {"type": "game.envelope", "envelope": jsonable(envelope)})
 
 
 def invitation_answered(*, invitation: Invitation, game: Game) -> None:
@@ -141,6 +146,29 @@ def game_poked(*, game: Game, by: Any, target: Any) -> None:
 
 
 def notify(*, user_id: int, event: str, **data: Any) -> None:
-    """Send a notification to one user's personal stream (`ws/me/`)."""
-    notification = jsonable({"event": event, **data})
-    _send(user_group(user_id), {"type": "user.notification", "notification": notification})
+    """Tell one user of an event: keep it in their inbox if it is for the inbox, then send it
+    to their personal stream (`ws/me/`) with what it did to the inbox.
+
+    The frame: `{"notification": {"event": ..., **data}, "inbox": the notification kept or None,
+    "removed": [ids it replaced], "read": [ids it marked read], "unread_count": N}`.
+    """
+    # Imported here: notifications build on the game platform (and publish through this module).
+    from greycircle.notifications.services import notification_deliver
+
+    message: dict[str, Any] = {"notification": jsonable({"event": event, **data})}
+    try:
+        delivery = notification_deliver(user_id=user_id, event=event, data=data)
+    except Exception:
+        # The change is committed; the event still goes out live, only the inbox misses it.
+        logger.exception("could not keep the %s notification of user %s", event, user_id)
+    else:
+        message.update(jsonable(delivery.frame()))
+    _send(user_group(user_id), {"type": "user.notification", **message})
+
+
+def unread_changed(*, user_id: int, unread_count: int, read: list[int]) -> None:
+    """Tell a user's streams that notifications were marked read (`read`: their ids)."""
+    _send(
+        user_group(user_id),
+        {"type": "user.unread", "unread_count": unread_count, "read": list(read)},
+    )

@@ -27,6 +27,22 @@ class GameStatus(models.TextChoices):
 GAME_OVER = (GameStatus.FINISHED, GameStatus.ABORTED, GameStatus.CANCELLED)
 
 
+class DaysPerMove(models.IntegerChoices):
+    """The time a player of a game between people has for each move (greycircle.games.deadlines)."""
+
+    ONE = 1, "1 day"
+    THREE = 3, "3 days"
+    SEVEN = 7, "7 days"
+
+
+class DeadlineNotice(models.TextChoices):
+    """What has been done about the current `Game.move_deadline` (each new deadline resets it)."""
+
+    NONE = "", "Nothing yet"
+    REMINDED = "reminded", "Player reminded"
+    EXPIRED = "expired", "Time up handled"
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def with_seats(self) -> GameQuerySet:
         """Seats and their users in one extra query; `game.seats.all()` then costs nothing."""
@@ -57,19 +73,37 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Time per move of a game between people; `move_deadline` is when the seat to move runs out
+    # of it: set only while the game is in play, a person is to move and at least two people
+    # play (greycircle.games.deadlines). `deadline_notice` is what was done about it so far.
+    days_per_move = models.PositiveSmallIntegerField(
+        choices=DaysPerMove.choices, default=DaysPerMove.THREE
+    )
+    move_deadline = models.DateTimeField(null=True, blank=True)
+    deadline_notice = models.CharField(
+        max_length=16, choices=DeadlineNotice.choices, default=DeadlineNotice.NONE, blank=True
+    )
 
     objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["status", "kind"])]
+        indexes = [
+            models.Index(fields=["status", "kind"]),
+            models.Index(fields=["status", "move_deadline"], name="game_status_deadline"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.status})"
 
 
 class Seat(models.Model):
-    """A place at the table: held by a user, by a computer player at `ai_level`, or open."""
+    """A place at the table: held by a user, by a computer player at `ai_level`, or open.
+
+    A seat whose player ran out of time, in a kind where a computer then takes over, keeps its
+    `user` (who still sees the game from it) and gets an `ai_level` and `taken_over_at`: from then
+    on the computer plays it.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -82,6 +116,7 @@ class Seat(models.Model):
     )
     ai_level = models.CharField(max_length=16, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
+    taken_over_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "index"]
@@ -91,7 +126,8 @@ class Seat(models.Model):
                 fields=["game", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
             ),
             models.CheckConstraint(
-                condition=Q(user__isnull=True) | Q(ai_level=""), name="seat_user_or_ai"
+                condition=Q(user__isnull=True) | Q(ai_level="") | Q(taken_over_at__isnull=False),
+                name="seat_user_or_ai",
             ),
         ]
 
@@ -104,12 +140,24 @@ class Seat(models.Model):
 
     @property
     def is_computer(self) -> bool:
+        """A computer plays this seat (from the start, or since it took over)."""
         return bool(self.ai_level)
+
+    @property
+    def is_person(self) -> bool:
+        """A person plays this seat (invited or seated; not taken over by a computer)."""
+        return self.user_id is not None and not self.ai_level
+
+    @property
+    def is_taken_over(self) -> bool:
+        return self.user_id is not None and bool(self.ai_level)
 
     @property
     def name(self) -> str:
         if self.user_id is not None:
-            return self.user.username
+            # display_name: "deleted player" once the account is deleted (accounts.deletion)
+            name = self.user.display_name
+            return f"{name} (computer)" if self.ai_level else name
         if self.ai_level:
             return f"Computer ({self.ai_level})"
         return "Open seat"

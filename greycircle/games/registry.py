@@ -17,6 +17,22 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
+class GameAnalysis:
+    """A kind's own analysis of games that are over (Circles: the hard engine's verdict on every
+    move), computed once by the game app in a task and kept.
+
+    `get(game=...)` is the analysis as it stands (status ``not_requested`` until somebody asks);
+    `request(game=...)` asks for it, queueing the work once, and answers as `get` does. Both
+    answer the shape of `serializer` (a `greycircle.games.replay_serializers`
+    `GameAnalysisSerializer`).
+    """
+
+    get: Callable[..., dict[str, Any]]
+    request: Callable[..., dict[str, Any]]
+    serializer: type[BaseSerializer]
+
+
+@dataclass(frozen=True, slots=True)
 class GameKind:
     rules: Rules[Any, Any]
     computer: ComputerPlayer[Any, Any]
@@ -24,6 +40,10 @@ class GameKind:
     title: str
     # Fixed data the kind's page needs to draw the game (e.g. CirKis's board geometry).
     client_data: Callable[[], dict[str, Any]] | None = None
+    # The level of the computer player that takes over the seat of a player whose time per move
+    # ran out, in a game of three or more seats (greycircle.games.deadlines); None: the kind's
+    # rules allow no takeover, and the other players may claim the win instead.
+    takeover_level: str | None = None
     # The kind's JSON shapes as DRF serializers (`<game>/serializers.py`): checked documentation,
     # the rules engine stays the authority. The API schema types each kind's moves, options, views
     # and log entries with them; a kind without them is documented as free-form JSON.
@@ -35,6 +55,13 @@ class GameKind:
     """`view(state, seat)`: what a seat, or a spectator, sees."""
     log_entry_serializer: type[BaseSerializer] | None = None
     """One entry of the move log: the platform's fields and the kind's public / private ones."""
+    # The kind's rules page (`/rules/<kind>/`): its app's template, which extends
+    # "frontend/rules.html", and what the template needs besides (e.g. the positions its
+    # diagrams show, built with the engine). A kind without a template has no rules page.
+    rules_template: str | None = None
+    rules_context: Callable[[], dict[str, Any]] | None = None
+    # The kind's analysis of games that are over (`/api/v1/games/{id}/analysis/`), if it has one.
+    analysis: GameAnalysis | None = None
 
     @property
     def kind(self) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from accounts.selectors import block_between
 from greycircle.games import registry
@@ -41,10 +43,11 @@ def seats_json(*, game: Game) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat.index,
-            "user": seat.user.username if seat.user_id else None,
+            "user": seat.user.username if seat.user_id and not seat.user.deleted_at else None,
             "ai_level": seat.ai_level or None,
             "name": seat.name,
             "open": seat.is_open,
+            "taken_over": seat.is_taken_over,
             **({"score": scores[seat.index]} if scores else {}),
         }
         for seat in game.seats.all()
@@ -53,6 +56,7 @@ def seats_json(*, game: Game) -> list[dict[str, Any]]:
 
 def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
     """The envelope without state or legal moves: what game lists show."""
+    you = seat_index_for(game=game, viewer=viewer)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -61,7 +65,10 @@ def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
         "options": game.options,
         "seats": seats_json(game=game),
         "to_move": game.to_move,
-        "you": seat_index_for(game=game, viewer=viewer),
+        "you": you,
+        "days_per_move": game.days_per_move,
+        "move_deadline": game.move_deadline,
+        "can_claim": can_claim_for(game=game, seat=you),
         "created_by": _creator_name(game),
         "unlisted": game.unlisted,
         "outcome": game.outcome,
@@ -80,6 +87,7 @@ def game_view_for_seat(*, game: Game, seat: int | None, state: Any = None) -> di
     rules = registry.get(game.kind).rules
     envelope = game_summary_for(game=game, viewer=None)
     envelope["you"] = seat
+    envelope["can_claim"] = can_claim_for(game=game, seat=seat)
     envelope["invitations"] = invitations_json(game=game)
     if game.state:
         if state is None:
@@ -87,13 +95,40 @@ def game_view_for_seat(*, game: Game, seat: int | None, state: Any = None) -> di
         envelope["state"] = rules.view(state, seat)
         envelope["legal_moves"] = (
             [rules.move_to_json(move) for move in rules.legal_moves(state)]
-            if seat is not None and game.status == GameStatus.ACTIVE and game.to_move == seat
+            if seat is not None
+            and game.status == GameStatus.ACTIVE
+            and game.to_move == seat
+            and not game.seats.all()[seat].is_computer  # taken over: the computer plays it
             else []
         )
     else:
         envelope["state"] = None
         envelope["legal_moves"] = []
     return envelope
+
+
+def takeover_level_for(*, game: Game) -> str | None:
+    """The level of the computer that takes over the seat of a player out of time in `game`, or
+    None when the others may claim the win instead: only in kinds whose rules allow a takeover
+    (`GameKind.takeover_level`), and only with three or more seats."""
+    try:
+        level = registry.get(game.kind).takeover_level
+    except registry.UnknownKind:
+        return None
+    return level if level and len(game.seats.all()) >= 3 else None
+
+
+def can_claim_for(*, game: Game, seat: int | None, now: datetime | None = None) -> bool:
+    """Whether the player at `seat` may claim the win now (greycircle.games.deadlines): the game
+    is in play, another person is to move and has run out of time, and no computer is to take
+    over their seat. `game_claim_win` checks the same under the game's lock."""
+    if seat is None or game.status != GameStatus.ACTIVE or game.move_deadline is None:
+        return False
+    if game.to_move in (None, seat) or not game.seats.all()[seat].is_person:
+        return False
+    if game.move_deadline > (now or timezone.now()):
+        return False
+    return takeover_level_for(game=game) is None
 
 
 def invitations_json(*, game: Game) -> list[dict[str, Any]]:
@@ -178,7 +213,8 @@ def games_for_user(
         games = games.filter(kind=kind)
     if status:
         games = games.filter(status=status)
-    my_move = Exists(mine.filter(index=OuterRef("to_move")))
+    # A seat taken over by a computer is not waiting on its player.
+    my_move = Exists(mine.filter(index=OuterRef("to_move"), ai_level=""))
     my_answer = Exists(
         Invitation.objects.filter(
             game=OuterRef("pk"), invitee=user, status=InvitationStatus.PENDING
@@ -252,7 +288,7 @@ def _creator_name(game: Game) -> str | None:
     """The username of the player who started the game (always seated), from its seats."""
     for seat in game.seats.all():
         if seat.user_id is not None and seat.user_id == game.created_by_id:
-            return seat.user.username
+            return None if seat.user.deleted_at else seat.user.username
     return None
 
 

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from accounts.selectors import username_key, users_by_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
-from greycircle.games.models import GameStatus, InvitationStatus, OnDecline
+from greycircle.games.models import DaysPerMove, GameStatus, InvitationStatus, OnDecline
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
 
@@ -59,6 +59,31 @@ class KindField(serializers.ChoiceField):
 
     def to_representation(self, value: Any) -> str:
         return value
+
+
+class DaysPerMoveField(serializers.ChoiceField):
+    """The time per move in days (1, 3 or 7), refused as `bad_days_per_move`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=DaysPerMove.choices, **kwargs)
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        try:
+            return super().run_validation(data)
+        except serializers.ValidationError:
+            message = f"The time per move is {', '.join(map(str, DaysPerMove.values))} days."
+            raise ApiError(
+                code="bad_days_per_move",
+                detail=message,
+                extra={"fields": {self.field_name: [message]}},
+            ) from None
+
+
+DAYS_PER_MOVE_HELP = (
+    "Days each player has for each move, in a game between people (none against computers). "
+    "A day before it runs out the player is reminded; then the others may claim the win, or, "
+    "in King's Corner with three or more seats, a computer takes the absent player's seat over."
+)
 
 
 def _bad_seats(detail: str) -> ApiError:
@@ -124,6 +149,9 @@ class GameCreateSerializer(serializers.Serializer):
         default=OnDecline.CANCEL,
         help_text="What a declined, withdrawn or expired invitation does: `cancel` the game, or "
         "`open_seat` (anyone may then join in that seat).",
+    )
+    days_per_move = DaysPerMoveField(
+        required=False, default=DaysPerMove.THREE, help_text=DAYS_PER_MOVE_HELP
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -229,6 +257,10 @@ class SeatSerializer(serializers.Serializer):
     ai_level = serializers.CharField(allow_null=True)
     name = serializers.CharField()
     open = serializers.BooleanField()
+    taken_over = serializers.BooleanField(
+        help_text="The player (`user`) ran out of time and the computer (`ai_level`) plays this "
+        "seat for them now."
+    )
     score = serializers.IntegerField(required=False)
 
 
@@ -249,6 +281,17 @@ class GameSummarySerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     to_move = serializers.IntegerField(allow_null=True, help_text="The seat to act, if any.")
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for spectators.")
+    days_per_move = DaysPerMoveField(help_text=DAYS_PER_MOVE_HELP)
+    move_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the player to move runs out of time; null when no time runs (the game is "
+        "not in play, a computer is to move, or only one person plays).",
+    )
+    can_claim = serializers.BooleanField(
+        help_text="You may claim the win now (`POST .../claim/`): the player to move ran out of "
+        "time. True as soon as `move_deadline` has passed; the periodic check then sends every "
+        "viewer a new version of the game, so open pages learn it."
+    )
     created_by = serializers.CharField(
         allow_null=True,
         help_text="The username of the player who started the game (who alone may withdraw it "

@@ -32,6 +32,8 @@ from greycircle.games.errors import (
 )
 from greycircle.games.models import (
     GAME_OVER,
+    DaysPerMove,
+    DeadlineNotice,
     Game,
     GameStatus,
     Invitation,
@@ -72,6 +74,7 @@ def game_create(
     record: str = "",
     unlisted: bool = False,
     on_decline: str = OnDecline.CANCEL,
+    days_per_move: int = DaysPerMove.THREE,
 ) -> Game:
     """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
 
@@ -83,7 +86,8 @@ def game_create(
     `unlisted` game is in no list (open tables, live games): only its players and whoever has its
     link find it. With a `record` (for kinds that have a record notation; every other seat a
     computer), its moves are replayed into the new game as imported moves, and the game goes on
-    from there.
+    from there. Between people, each has `days_per_move` (1, 3 or 7) for each move
+    (greycircle.games.deadlines).
     """
     try:
         game_kind = registry.get(kind)
@@ -113,6 +117,11 @@ def game_create(
             seen_users.add(spec.user.pk)
     if on_decline not in OnDecline.values:
         raise GameInvalid("bad_on_decline", f"on_decline is one of: {', '.join(OnDecline.values)}.")
+    if days_per_move not in DaysPerMove.values:
+        raise GameInvalid(
+            "bad_days_per_move",
+            f"The time per move is {', '.join(map(str, DaysPerMove.values))} days.",
+        )
     _seats_check_blocks(creator=creator, seats=opponents)
     try:
         normalised_options = rules.validate_options(options or {})
@@ -123,7 +132,13 @@ def game_create(
 
     with transaction.atomic():
         game = _game_seat(
-            Game(kind=kind, options=normalised_options, created_by=creator, unlisted=unlisted),
+            Game(
+                kind=kind,
+                options=normalised_options,
+                created_by=creator,
+                unlisted=unlisted,
+                days_per_move=days_per_move,
+            ),
             seats=[SeatSpec(user=creator), *opponents],
             inviter=creator,
             on_decline=on_decline,
@@ -276,7 +291,11 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
             return existing
-        seats = [SeatSpec(user=seat.user, ai_level=seat.ai_level) for seat in game.seats.all()]
+        # A player whose seat a computer took over is invited again, as a person.
+        seats = [
+            SeatSpec(user=seat.user) if seat.user_id else SeatSpec(ai_level=seat.ai_level)
+            for seat in game.seats.all()
+        ]
         _seats_check_blocks(creator=user, seats=seats)
         rematch = _game_seat(
             Game(
@@ -285,6 +304,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
                 created_by=user,
                 rematch_of=game,
                 unlisted=game.unlisted,
+                days_per_move=game.days_per_move,
             ),
             seats=seats[1:] + seats[:1],
             inviter=user,
@@ -336,7 +356,7 @@ def game_poke(*, game_id: int, user: User) -> None:
     if game.status != GameStatus.ACTIVE:
         raise GameInvalid("game_not_active", "Only a game in play can be poked.")
     waiting_for = seats[game.to_move] if game.to_move is not None else None
-    if waiting_for is None or waiting_for.user_id is None or waiting_for.index == seat.index:
+    if waiting_for is None or not waiting_for.is_person or waiting_for.index == seat.index:
         raise GameInvalid("nobody_to_poke", "There is no other player to remind.")
     target = waiting_for.user
     if is_blocked_between(a=user, b=target):
@@ -415,6 +435,7 @@ def game_abort(*, game_id: int) -> Game:
         game.status = GameStatus.ABORTED
         game.to_move = None
         game.finished_at = timezone.now()
+        _deadline_reset(game)
         game.version += 1
         game.save()
         transaction.on_commit(lambda: _game_committed(game, ended=True))
@@ -474,10 +495,17 @@ def _seats_check_blocks(*, creator: User, seats: Sequence[SeatSpec]) -> None:
 
 
 def _seats_check_invitable(*, creator: User, seats: Sequence[SeatSpec]) -> None:
-    """Only friends of `creator`, or users who accept invitations from anyone, can be invited."""
+    """Only friends of `creator`, or users who accept invitations from anyone, can be invited;
+    guests (accounts.guests) neither invite nor are invited."""
     for spec in seats:
         other = spec.user
-        if other is None or other.pk == creator.pk or other.accept_invitations_from_anyone:
+        if other is None or other.pk == creator.pk:
+            continue
+        if creator.is_guest:
+            raise GameInvalid("bad_seats", "Create an account to invite players.")
+        if other.is_guest:
+            raise GameInvalid("bad_seats", f"{other.username} plays as a guest: not invitable.")
+        if other.accept_invitations_from_anyone:
             continue
         if not are_friends(user=creator, other=other):
             raise GameInvalid(
@@ -587,6 +615,10 @@ def _check_can_act(game: Game, *, seat: Seat, expected_version: int) -> None:
         )
     if game.status != GameStatus.ACTIVE:
         raise GameInvalid("game_not_active", "This game is not in play.")
+    if seat.is_computer:
+        raise GamePermissionDenied(
+            "seat_taken_over", "Your time ran out: the computer plays your seat now."
+        )
     if game.to_move != seat.index:
         waiting_for = game.seats.all()[game.to_move].name
         raise GamePermissionDenied("not_your_turn", f"It is {waiting_for}'s turn, not yours.")
@@ -606,6 +638,7 @@ def _game_start(game: Game, *, seat_count: int) -> None:
     game.state = rules.encode(state)
     game.status = GameStatus.ACTIVE
     game.to_move = rules.to_move(state)
+    _deadline_reset(game)
     game.version += 1
 
 
@@ -614,7 +647,21 @@ def _game_finish(game: Game, outcome: Outcome) -> None:
     game.outcome = outcome.to_json()
     game.to_move = None
     game.finished_at = timezone.now()
+    _deadline_reset(game)
     ratings_record(game=game, winners=outcome.winners)
+
+
+def _deadline_reset(game: Game) -> None:
+    """Start the time per move of the seat now to move, or clear it: it runs only while the
+    game is in play, a person is to move, and at least two people play (no time limit against
+    computers). Called wherever `to_move` changes, and after each move of the same seat."""
+    seats = game.seats.all()
+    people = [seat.index for seat in seats if seat.is_person]
+    if game.status == GameStatus.ACTIVE and game.to_move in people and len(people) >= 2:
+        game.move_deadline = timezone.now() + timedelta(days=game.days_per_move)
+    else:
+        game.move_deadline = None
+    game.deadline_notice = DeadlineNotice.NONE
 
 
 def _move_apply(
@@ -643,6 +690,8 @@ def _move_apply(
     outcome = rules.outcome(after)
     if outcome is not None:
         _game_finish(game, outcome)
+    else:
+        _deadline_reset(game)
     game.version += 1
     game.move_count += 1
     game.save()

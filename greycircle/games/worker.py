@@ -12,8 +12,10 @@ Supervision. A worker process runs three loops, each of which outlives any error
   worker is alive, and fails (and queues again) the tasks of workers that stopped beating
   (`greycircle.games.heartbeats`);
 - the stall loop (`stalled_turns_recover_forever`), the last resort, queues again every computer
-  turn that has waited GAMES_AI_STALL_SECONDS, and expires the invitations to games that have
-  waited GAMES_INVITATION_DAYS for an answer.
+  turn that has waited GAMES_AI_STALL_SECONDS, expires the invitations to games that have
+  waited GAMES_INVITATION_DAYS for an answer, and checks the time per move of games between
+  people (`deadlines.deadlines_check`: reminders, claimable wins, computer takeovers), and
+  removes the guests idle for GUESTS_IDLE_DAYS (`accounts.guests.guests_remove_idle`).
 
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
@@ -38,7 +40,8 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from greycircle.games import heartbeats, invitations, services, tasks
+from accounts.guests import guests_remove_idle
+from greycircle.games import deadlines, heartbeats, invitations, services, tasks
 
 logger = logging.getLogger(__name__)
 
@@ -268,7 +271,8 @@ def heartbeat_forever(
 
 
 def stalled_turns_recover_forever(stop: threading.Event) -> None:
-    """Every half stall period, queue again the computer turns that have waited too long."""
+    """Every half stall period, queue again the computer turns that have waited too long, expire
+    invitations and check the deadlines of moves (each one cheap indexed query when idle)."""
 
     def step() -> None:
         close_old_connections()
@@ -280,6 +284,16 @@ def stalled_turns_recover_forever(stop: threading.Event) -> None:
         expired = invitations.invitations_expire()
         if expired:
             logger.info("expired invitations %s", expired)
+        if removed := guests_remove_idle():
+            logger.info("removed %d idle guest accounts", removed)
+        checked = deadlines.deadlines_check()
+        if checked:
+            logger.info(
+                "deadlines: reminded in games %s, win claimable in %s, seats taken over in %s",
+                checked.reminded,
+                checked.claimable,
+                checked.taken_over,
+            )
         close_old_connections()
 
     stop.wait(stall_period().total_seconds() / 2)

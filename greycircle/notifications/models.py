@@ -45,3 +45,28 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.recipient_id}: {self.text}"
+
+
+class MailSent(models.Model):
+    """An e-mail sent for a notification: "your turn" mail is limited per game and hour by these
+    rows, and a notification is never mailed twice (greycircle.notifications.mail)."""
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    notification = models.OneToOneField(
+        Notification, on_delete=models.SET_NULL, null=True, blank=True, related_name="mail"
+    )
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["recipient", "kind", "game", "sent_at"], name="mail_sent_recent")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} mail to {self.recipient_id} at {self.sent_at:%Y-%m-%d %H:%M}"

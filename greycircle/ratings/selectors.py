@@ -10,10 +10,14 @@ from greycircle.ratings.models import PROVISIONAL_DEVIATION, PlayerRating
 
 
 def leaderboard(*, kind: str) -> QuerySet[PlayerRating]:
-    """The established (not provisional) ratings of active players at `kind`, best first."""
+    """The established (not provisional) ratings of active players at `kind`, best first.
+    Guests are left out until they create an account."""
     return (
         PlayerRating.objects.filter(
-            kind=kind, deviation__lte=PROVISIONAL_DEVIATION, user__is_active=True
+            kind=kind,
+            deviation__lte=PROVISIONAL_DEVIATION,
+            user__is_active=True,
+            user__is_guest=False,
         )
         .select_related("user")
         .order_by("-rating", "user__username")

@@ -139,23 +139,27 @@ def test_staff_search_friendships_requests_and_blocks(staff_client, alice, bob, 
 
 
 @pytest.mark.django_db
-def test_staff_deleting_a_friendship_deletes_both_sides(staff_client, alice, bob):
+def test_staff_cannot_delete_a_friendship(staff_client, alice, bob):
+    """Friendships are the players' to end (read-only in the admin, like requests and blocks)."""
     friends.friend_request_accept(
         user=bob, request_id=friends.friend_request_send(sender=alice, username="bob").request.pk
     )
     side = Friendship.objects.get(user=alice)
-    response = staff_client.post(
+    staff_client.post(
         "/admin/accounts/friendship/",
         {"action": "delete_selected", "_selected_action": [side.pk], "post": "yes"},
     )
-    assert response.status_code == 302
-    assert not Friendship.objects.exists()
+    response = staff_client.post(f"/admin/accounts/friendship/{side.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert Friendship.objects.count() == 2
 
 
 @pytest.mark.django_db
 def test_a_user_with_friends_and_blocks_can_still_be_deleted_by_staff(staff_client, alice, bob):
     friends.friend_request_send(sender=alice, username="bob")
     friends.user_block(blocker=bob, username="alice")
-    response = staff_client.post(f"/admin/accounts/user/{alice.pk}/delete/", {"post": "yes"})
+    response = staff_client.post(
+        f"/admin/accounts/user/{alice.pk}/delete/", {"post": "yes", "reason": "Spam account"}
+    )
     assert response.status_code == 302
     assert not User.objects.filter(pk=alice.pk).exists()

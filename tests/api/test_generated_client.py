@@ -227,3 +227,18 @@ def test_a_generated_client_plays_a_whole_game_against_the_easy_computer(
     assert {type(entry).__name__.removesuffix("LogEntry") for entry in log.parsed} <= {
         f"{prefix}{shape}" for shape in ("Move", "PlayCard", "MovePile", "EndTurn")
     }
+
+    # The finished game's replay, typed per kind: a step per move and the start.
+    replay = games.v1_games_replay_retrieve.sync_detailed(id=game_id, client=client)
+    assert replay.status_code == 200, replay.content
+    assert isinstance(replay.parsed, getattr(api.models, f"{prefix}GameReplay"))
+    steps = replay.parsed.steps
+    assert len(steps) == game.move_count + 1
+    assert all(isinstance(step, getattr(api.models, f"{prefix}ReplayStep")) for step in steps)
+    assert steps[0].move is None
+    assert isinstance(steps[-1].state, getattr(api.models, f"{prefix}State"))
+    if kind == "circles":
+        analysis = games.v1_games_analysis_create.sync_detailed(id=game_id, client=client)
+        assert analysis.status_code == 200, analysis.content
+        assert isinstance(analysis.parsed, api.models.CirclesGameAnalysis)
+        assert analysis.parsed.total == game.move_count

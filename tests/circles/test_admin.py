@@ -15,6 +15,7 @@ from circles.models import CirclesGame
 from greycircle.games import services
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec, game_resign, move_submit
+from greycircle.moderation.models import ModerationAction
 from tests.factories import UserFactory, game_started
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +213,7 @@ def test_a_circles_moderator_with_change_permission_aborts_through_the_service(g
     page = client.get(change_url(game))
     assert f'href="{abort_url(game)}"' in page.content.decode()
     assert "Yes, abort the game" in client.get(abort_url(game)).content.decode()
-    response = client.post(abort_url(game), follow=True)
+    response = client.post(abort_url(game), {"reason": "Stuck after a bug"}, follow=True)
 
     assert response.redirect_chain == [(change_url(game), 302)]
     assert message_texts(response) == [f"Aborted game #{game.pk}."]
@@ -222,6 +223,9 @@ def test_a_circles_moderator_with_change_permission_aborts_through_the_service(g
     entry = LogEntry.objects.get(object_id=str(game.pk))
     assert entry.change_message == "Aborted the game."
     assert entry.content_type == ContentType.objects.get_for_model(CirclesGame, False)
+    [recorded] = ModerationAction.objects.filter(game=game)
+    assert (recorded.action, recorded.reason) == ("game_abort", "Stuck after a bug")
+    assert "Stuck after a bug" in client.get(change_url(game)).content.decode()
 
 
 def test_abort_action_in_the_list(admin_client, game, alice):
@@ -229,7 +233,12 @@ def test_abort_action_in_the_list(admin_client, game, alice):
 
     response = admin_client.post(
         CHANGELIST,
-        {"action": "abort_selected", "_selected_action": [game.pk, waiting.pk]},
+        {
+            "action": "abort_selected",
+            "_selected_action": [game.pk, waiting.pk],
+            "confirm_moderation": "yes",
+            "reason": "Test games",
+        },
         follow=True,
     )
 

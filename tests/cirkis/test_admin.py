@@ -17,6 +17,7 @@ from cirkis.rules import RULES
 from greycircle.games import services
 from greycircle.games.models import GameStatus
 from greycircle.games.services import SeatSpec, game_resign, move_submit
+from greycircle.moderation.models import ModerationAction
 from tests.factories import UserFactory, game_started
 
 pytestmark = pytest.mark.django_db
@@ -176,7 +177,7 @@ def test_abort_goes_through_the_service(game, monkeypatch):
     monkeypatch.setattr(services, "game_abort", spy)
     client = staff_with("view_cirkisgame", "change_cirkisgame")
 
-    response = client.post(abort_url(game), follow=True)
+    response = client.post(abort_url(game), {"reason": "Stuck after a bug"}, follow=True)
 
     assert message_texts(response) == [f"Aborted game #{game.pk}."]
     assert calls == [game.pk]
@@ -184,3 +185,6 @@ def test_abort_goes_through_the_service(game, monkeypatch):
     assert game.status == GameStatus.ABORTED
     entry = LogEntry.objects.get(object_id=str(game.pk))
     assert entry.content_type == ContentType.objects.get_for_model(CirKisGame, False)
+    [recorded] = ModerationAction.objects.filter(game=game)
+    assert (recorded.action, recorded.reason) == ("game_abort", "Stuck after a bug")
+    assert "Stuck after a bug" in client.get(change_url(game)).content.decode()

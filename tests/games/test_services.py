@@ -67,7 +67,10 @@ def test_a_move_costs_the_same_queries_early_and_late(duel, alice, bob):
             )
         counts.append(len(queries))
     assert len(set(counts)) == 1, counts
-    assert counts[0] <= 8
+    # The move and its publication (7), and the "your turn" it leaves in the inbox of the player
+    # to move, refreshed in place each move (6: seats, the earlier one, its write in a
+    # transaction, the unread count).
+    assert counts[0] <= 13
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,6 +13,7 @@ from django.test import Client
 from greycircle.games import services
 from greycircle.games.models import Game, GameStatus, Move
 from greycircle.games.services import SeatSpec, move_submit
+from greycircle.moderation.models import ModerationAction
 from kingscorner.admin import KingsCornerGameAdmin, card, card_text
 from kingscorner.models import KingsCornerGame
 from kingscorner.rules import RULES, PlayCard, position
@@ -219,7 +220,7 @@ def test_abort_goes_through_the_service(game, monkeypatch):
     monkeypatch.setattr(services, "game_abort", spy)
     client = staff_with("view_kingscornergame", "change_kingscornergame")
 
-    response = client.post(abort_url(game), follow=True)
+    response = client.post(abort_url(game), {"reason": "Stuck after a bug"}, follow=True)
 
     assert message_texts(response) == [f"Aborted game #{game.pk}."]
     assert calls == [game.pk]
@@ -227,3 +228,6 @@ def test_abort_goes_through_the_service(game, monkeypatch):
     assert game.status == GameStatus.ABORTED
     entry = LogEntry.objects.get(object_id=str(game.pk))
     assert entry.content_type == ContentType.objects.get_for_model(KingsCornerGame, False)
+    [recorded] = ModerationAction.objects.filter(game=game)
+    assert (recorded.action, recorded.reason) == ("game_abort", "Stuck after a bug")
+    assert "Stuck after a bug" in client.get(change_url(game)).content.decode()

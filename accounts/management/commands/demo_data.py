@@ -1,5 +1,6 @@
 """Demo accounts for a local site: `alice` and `bob` (players) and `admin` (staff), idempotently."""
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -28,3 +29,6 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.save()
                 self.stdout.write(f"created {username}")
+            # A verified address, so that the e-mail they asked for is printed on the console.
+            if not EmailAddress.objects.filter(user=user).exists():
+                EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)

@@ -161,5 +161,36 @@ export function mount(container, context) {
     record(envelope) {
       return envelope.state?.record ?? "";
     },
+    // The engine's analysis, on the replay page (frontend/js/replay.js).
+    describeAnalysis(position) {
+      const who = COLOURS[position.seat][0].toUpperCase() + COLOURS[position.seat].slice(1);
+      const played = `${position.number}. ${who} ${position.played}`;
+      if (position.loss === 0) {
+        if (position.forced) return `${played}: the only move (${margin(position, position.played_score)}).`;
+        return `${played}: the best move (${margin(position, position.played_score)}).`;
+      }
+      const what = { mistake: ": a mistake", blunder: ": a blunder" }[position.mark] ?? "";
+      return (
+        `${played} lost ${discCount(position.loss)}${what} ` +
+        `(${margin(position, position.played_score)}; ${position.best} kept ${margin(position, position.best_score)}).`
+      );
+    },
+    describeBest(position) {
+      const who = COLOURS[position.seat];
+      return `Best move for ${who}: ${position.best} (${margin(position, position.best_score)}).`;
+    },
+    showAnalysis(position) {
+      for (const square of squares) {
+        square.classList.toggle("circles-board__square--best", square.dataset.square === position?.best);
+      }
+    },
   };
+}
+
+const discCount = (count) => `${count} disc${count === 1 ? "" : "s"}`;
+
+/** A final disc margin for the player who moved: "+4", "-2", "even"; "≈" where estimated. */
+function margin(position, score) {
+  const value = score === 0 ? "even" : `${score > 0 ? "+" : "−"}${Math.abs(score)}`;
+  return position.exact ? value : `≈${value}`;
 }

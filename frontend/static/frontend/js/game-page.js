@@ -12,10 +12,12 @@
 // Everything but render is optional: the page has a plain wording for whatever a kind leaves out.
 
 import { ApiError, GameClient } from "greycircle/game-client";
+import { setTitleStatus } from "greycircle/notifications";
 
 // Ways any game can end, whatever its kind.
 const REASONS = {
   resignation: "by resignation",
+  timeout: "on time",
 };
 
 const root = document.getElementById("game");
@@ -98,11 +100,44 @@ function statusLine(envelope, renderer) {
       return how ? `Game over: ${winner} ${how}.` : `Game over: ${winner}.`;
     }
     default: {
-      if (envelope.to_move === envelope.you) return "Your turn.";
       const seat = envelope.seats[envelope.to_move];
-      return seat.ai_level ? `${seat.name} is thinking…` : `${seat.name}'s turn.`;
+      // A seat the computer took over is the computer's to play, even the viewer's own.
+      if (seat.ai_level) return `${seat.name} is thinking…`;
+      if (envelope.to_move === envelope.you) return "Your turn.";
+      return `${seat.name}'s turn.`;
     }
   }
+}
+
+/** `left` milliseconds in words, never more than there is: "2 days 5 hours left". */
+function timeLeftWords(left) {
+  if (left <= 0) return "time is up";
+  const minutes = Math.floor(left / 60000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const count = (amount, unit) => `${amount} ${unit}${amount === 1 ? "" : "s"}`;
+  if (days) return `${count(days, "day")}${hours ? ` ${count(hours, "hour")}` : ""} left`;
+  if (hours) return `${count(hours, "hour")} left`;
+  if (minutes) return `${count(minutes, "minute")} left`;
+  return "less than a minute left";
+}
+
+/** The line under the status about the time per move; "" when no time runs. */
+function deadlineLine(envelope) {
+  if (envelope.status !== "active" || !envelope.move_deadline) return "";
+  const left = Date.parse(envelope.move_deadline) - Date.now();
+  const yours = envelope.to_move === envelope.you;
+  const who = yours ? "You" : envelope.seats[envelope.to_move].name;
+  if (left > 0) return `${yours ? "Your" : `${who}'s`} time to move: ${timeLeftWords(left)}.`;
+  if (envelope.can_claim) return `${who} ran out of time: you may claim the win.`;
+  return yours ? "Your time to move is up: move now." : `${who} ran out of time.`;
+}
+
+function renderDeadline(envelope) {
+  const line = deadlineLine(envelope);
+  const element = $("#deadline");
+  element.hidden = !line;
+  text(element, line);
 }
 
 function renderSeats(envelope, renderer) {
@@ -159,9 +194,11 @@ function renderActions(envelope) {
   const waitingFor = personToRemind(envelope);
   $("#remind").hidden = waitingFor === null;
   $("#remind").title = waitingFor ? `Remind ${waitingFor.name} that it is their turn` : "";
+  $("#claim").hidden = !envelope.can_claim;
   const over = envelope.status === "finished" || envelope.status === "aborted";
   $("#rematch").hidden = !(seated && over);
   $("#rematch").textContent = envelope.rematch_id ? "Go to the rematch" : "Rematch";
+  $("#replay-link").hidden = !(over && envelope.state);
 }
 
 function renderMoves(moves, envelope, renderer) {
@@ -217,7 +254,15 @@ async function main() {
     renderer.render(envelope, previous);
     renderSeats(envelope, renderer);
     renderActions(envelope);
+    renderDeadline(envelope);
     text($("#status"), statusLine(envelope, renderer));
+    // The tab says so too: "(2) Your turn — Circles #12 · Grey Circle Games".
+    const yourTurn =
+      envelope.status === "active" &&
+      envelope.you !== null &&
+      envelope.to_move === envelope.you &&
+      !envelope.seats[envelope.to_move].ai_level;
+    setTitleStatus(yourTurn ? "Your turn" : "");
     const notices = previous ? renderer.notices?.(envelope, previous) ?? [] : [];
     if (notices.length) notify(notices.join(" "));
   }
@@ -233,6 +278,9 @@ async function main() {
   render(initial, null);
   client.loadMoves();
   client.connect();
+  // The time left counts down between envelopes; when it runs out the server's periodic check
+  // sends a new envelope (with `can_claim`, or the computer that takes the seat over).
+  setInterval(() => renderDeadline(client.envelope), 30_000);
 
   $("#resign").addEventListener("click", async () => {
     if (!window.confirm("Resign this game?")) return;
@@ -240,6 +288,14 @@ async function main() {
       await client.command("resign");
     } catch (error) {
       notify(error.message, "error");
+    }
+  });
+  $("#claim").addEventListener("click", async () => {
+    if (!window.confirm("Claim the win? The game ends and you win on time.")) return;
+    try {
+      await client.command("claim");
+    } catch (error) {
+      notify(error instanceof ApiError ? error.message : "The claim could not be sent.", "error");
     }
   });
   $("#remind").addEventListener("click", async () => {

@@ -1,0 +1,27 @@
+// The Circles rules page: each diagram is a position drawn by the game's own board renderer
+// (circles/page.js), with the discs a move flipped ringed.
+
+import { drawDiagrams } from "greycircle/rules-diagrams";
+import { mount } from "circles/page";
+
+const SVG = "http://www.w3.org/2000/svg";
+const FILES = "abcdefgh";
+
+drawDiagrams((container, diagram, context) => {
+  const renderer = mount(container, context);
+  renderer.render(diagram.envelope, null);
+  const board = container.querySelector(".circles-board");
+  board.removeAttribute("tabindex");
+  board.classList.add("circles-board--diagram");
+  for (const square of diagram.marks ?? []) {
+    const col = FILES.indexOf(square[0]);
+    const row = Number(square.slice(1)) - 1;
+    const ring = document.createElementNS(SVG, "circle");
+    ring.setAttribute("cx", col + 0.5);
+    ring.setAttribute("cy", row + 0.5);
+    ring.setAttribute("r", 0.45);
+    ring.setAttribute("class", "circles-board__mark");
+    ring.dataset.square = square;
+    board.append(ring);
+  }
+});

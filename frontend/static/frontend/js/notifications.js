@@ -1,0 +1,177 @@
+// The signed-in user's stream (ws/me/) on every page: the unread badge in the navigation, the count
+// in the tab title ("(2) ..."), and the inbox list when it is the page shown. The server sends the
+// count with every frame, so the page never counts by itself.
+//
+// Other modules import it by the import-map name "greycircle/notifications" (the same URL as the
+// base template's <script>, so the same instance): the game page sets the title's status with
+// setTitleStatus("Your turn").
+
+const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+// Reconnecting cannot help after these: log in again (4401), not allowed (4403).
+const FINAL_CLOSE_CODES = new Set([4401, 4403]);
+const COUNT_PREFIX = /^\(\d+\)\s+/;
+
+const badge = document.getElementById("unread-badge");
+const gamePage = document.getElementById("game");
+const gameId = gamePage ? Number(gamePage.dataset.gameId) : null;
+
+let unread = badge ? Number(badge.dataset.count) || 0 : 0;
+let titleStatus = "";
+const baseTitle = document.title.replace(COUNT_PREFIX, "");
+// Notifications about the game on this page that came while the page was hidden.
+let unseenHere = false;
+
+function cookie(name) {
+  const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function renderTitle() {
+  const count = unread > 0 ? `(${unread}) ` : "";
+  const status = titleStatus ? `${titleStatus} — ` : "";
+  const title = `${count}${status}${baseTitle}`;
+  if (document.title !== title) document.title = title;
+}
+
+function setUnread(count) {
+  if (typeof count !== "number" || count < 0) return;
+  unread = count;
+  if (badge) {
+    badge.dataset.count = String(count);
+    badge.hidden = count === 0;
+    document.getElementById("unread-count").textContent = String(count);
+  }
+  renderTitle();
+}
+
+/** A few words before the page's title, e.g. "Your turn"; "" for none. */
+export function setTitleStatus(status) {
+  titleStatus = status || "";
+  renderTitle();
+}
+
+export function unreadCount() {
+  return unread;
+}
+
+// --- The inbox page's list -------------------------------------------------------------------
+
+const inboxList = document.getElementById("inbox-list");
+
+function inboxItem(id) {
+  return inboxList?.querySelector(`[data-notification-id="${id}"]`) ?? null;
+}
+
+function inboxMarkRead(ids) {
+  for (const id of ids ?? []) {
+    const item = inboxItem(id);
+    if (!item) continue;
+    item.classList.remove("inbox__item--unread");
+    item.querySelector(".inbox__unread")?.remove();
+    item.querySelector("form")?.remove();
+  }
+}
+
+function inboxUpdate(message) {
+  if (!inboxList) return;
+  for (const id of message.removed ?? []) inboxItem(id)?.remove();
+  inboxMarkRead(message.read);
+  const notification = message.inbox;
+  if (!notification) return;
+  // A notification refreshed by a newer event about its game moves to the top.
+  inboxItem(notification.id)?.remove();
+  const item = document.createElement("li");
+  item.className = "game-list__item inbox__item inbox__item--unread";
+  item.dataset.notificationId = notification.id;
+  const text = document.createElement("div");
+  text.className = "inbox__text";
+  const link = document.createElement(notification.link ? "a" : "span");
+  if (notification.link) link.href = notification.link;
+  link.textContent = notification.text;
+  const when = document.createElement("span");
+  when.className = "muted inbox__when";
+  when.textContent = "just now · ";
+  const mark = document.createElement("span");
+  mark.className = "inbox__unread";
+  mark.textContent = "unread";
+  when.append(mark);
+  text.append(link, when);
+  item.append(text);
+  inboxList.prepend(item);
+  document.getElementById("inbox-empty")?.setAttribute("hidden", "");
+}
+
+// --- The game on this page: its notifications are read while the page is seen -----------------
+
+async function markGameRead() {
+  unseenHere = false;
+  try {
+    await fetch("/api/v1/notifications/read-all/", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        "Content-Type": "application/json",
+        "X-CSRFToken": cookie("csrftoken"),
+      },
+      body: JSON.stringify({ game: gameId }),
+    });
+  } catch (error) {
+    console.warn("Could not mark this game's notifications read.", error);
+  }
+}
+
+function aboutThisGame(notification) {
+  return gameId !== null && notification && notification.game === gameId && !notification.read;
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && unseenHere) markGameRead();
+});
+
+// --- The stream --------------------------------------------------------------------------------
+
+function received(message) {
+  if (message.type === "hello") {
+    setUnread(message.unread_count);
+  } else if (message.type === "notification") {
+    setUnread(message.unread_count);
+    inboxUpdate(message);
+    if (aboutThisGame(message.inbox)) {
+      if (document.visibilityState === "visible") markGameRead();
+      else unseenHere = true;
+    }
+  } else if (message.type === "unread") {
+    setUnread(message.unread_count);
+    inboxMarkRead(message.read);
+  } else {
+    return;
+  }
+  window.dispatchEvent(new CustomEvent("greycircle:me", { detail: message }));
+}
+
+let attempt = 0;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/me/`);
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "hello") attempt = 0;
+    received(message);
+  });
+  socket.addEventListener("close", (event) => {
+    if (FINAL_CLOSE_CODES.has(event.code)) return;
+    const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)];
+    attempt += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+renderTitle();
+if (badge) connect();

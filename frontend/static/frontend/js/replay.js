@@ -1,0 +1,301 @@
+// The replay page: a game that is over, step by step, drawn by the kind's own renderer.
+//
+// The page holds the replay (GET /api/v1/games/{id}/replay/: every step as this viewer could see
+// it then). Each step becomes an envelope like the game page's, with no legal moves, and goes to
+// the renderer's render(envelope, previous); the board is inert. Step with the buttons, the
+// keyboard (← → Home End) or the slider; the move list jumps to a move.
+//
+// Kinds with an analysis (Circles): the page asks for it (POST .../analysis/), then reads it
+// every ANALYSIS_POLL_MS until it is ready, showing what has been analysed so far. The move list
+// marks mistakes and blunders; for the step shown, the renderer's optional
+//   describeAnalysis(position, envelope)  one line about the move played to reach the step
+//   describeBest(position, envelope)      one line about the best move from the step
+//   showAnalysis(position | null)         mark the board (Circles: the best move's square)
+// say what the engine thinks (`position`: one entry of the analysis's `positions`).
+
+const ANALYSIS_POLL_MS = 2000;
+const MARK_SIGNS = { mistake: "?", blunder: "??" };
+const MARK_WORDS = { mistake: "a mistake", blunder: "a blunder" };
+
+const root = document.getElementById("replay");
+const replay = JSON.parse(document.getElementById("replay-data").textContent);
+const settings = JSON.parse(document.getElementById("replay-settings").textContent);
+const kindData = JSON.parse(document.getElementById("kind-data").textContent);
+const $ = (selector) => root.querySelector(selector);
+const last = replay.steps.length - 1;
+
+function cookie(name) {
+  const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+async function api(method, path) {
+  const response = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: {
+      Accept: "application/json",
+      ...(method !== "GET" ? { "X-CSRFToken": cookie("csrftoken") } : {}),
+    },
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.detail || `Request failed (${response.status}).`);
+  return data;
+}
+
+/** Step `index` as the envelope the renderer knows from the game page. */
+function envelopeAt(index) {
+  const step = replay.steps[index];
+  const end = index === last;
+  return {
+    id: replay.id,
+    kind: replay.kind,
+    status: end ? replay.status : "active",
+    version: step.number,
+    move_count: step.number,
+    options: replay.options,
+    seats: replay.seats,
+    you: replay.you,
+    to_move: end && replay.status !== "active" ? null : step.to_move,
+    state: step.state,
+    legal_moves: [],
+    outcome: end ? replay.outcome : null,
+    invitations: [],
+    rematch_id: null,
+    created_by: null,
+  };
+}
+
+function seatName(index) {
+  if (index === replay.you) return "You";
+  return replay.seats[index]?.name ?? `Seat ${index + 1}`;
+}
+
+function moveLine(renderer, entry, envelope) {
+  const line = renderer.describeMove?.(entry, envelope);
+  return line || `${entry.number}. ${seatName(entry.seat)} moved`;
+}
+
+function outcomeLine() {
+  if (replay.status === "aborted") return "The game was stopped by the staff.";
+  const { outcome } = replay;
+  if (!outcome) return "Game over.";
+  if (outcome.winners.length === 0) return "Game over: a tie.";
+  const names = outcome.winners.map((seat) => (seat === replay.you ? "You" : replay.seats[seat].name));
+  if (names.length > 1) return `Game over: ${names.join(" and ")} share the win.`;
+  return `Game over: ${names[0]} ${names[0] === "You" ? "win" : "wins"}.`;
+}
+
+async function main() {
+  const module = await import(`${replay.kind}/page`);
+  const board = $("#board");
+  const renderer = module.mount(board, {
+    showHelpers: false,
+    kindData,
+    notify() {},
+    async play() {},
+  });
+  // A replay is looked at, not played: no clicks, no focus on the board.
+  board.inert = true;
+
+  const entries = replay.steps.slice(1).map((step) => step.move);
+  const finalEnvelope = envelopeAt(last);
+  const lines = entries.map((entry) => moveLine(renderer, entry, finalEnvelope));
+  let analysed = new Map(); // move number -> the analysis of that move
+  let current = null;
+
+  const list = $("#moves");
+  const items = entries.map((entry, index) => {
+    const item = document.createElement("li");
+    item.className = "replay__move-item";
+    item.dataset.number = entry.number;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "replay__move-button";
+    button.textContent = lines[index];
+    button.addEventListener("click", () => show(index + 1));
+    item.append(button);
+    if (entry.imported) item.classList.add("move-list__item--imported");
+    return item;
+  });
+  list.replaceChildren(...items);
+
+  function renderSeats(envelope) {
+    $("#seats").replaceChildren(
+      ...replay.seats.map((seat) => {
+        const item = document.createElement("li");
+        item.className = "player";
+        item.dataset.seat = seat.seat;
+        if (seat.seat === envelope.to_move && envelope.status === "active") item.classList.add("player--to-move");
+        if (seat.seat === replay.you) item.classList.add("player--you");
+        const marker = renderer.seatMarker?.(seat.seat);
+        if (marker) item.append(marker);
+        const name = document.createElement("span");
+        name.className = "player__name";
+        name.textContent = seat.seat === replay.you ? `${seat.name} (you)` : seat.name;
+        item.append(name);
+        const score = renderer.seatScore?.(envelope, seat.seat);
+        if (score !== undefined && score !== null) {
+          const badge = document.createElement("span");
+          badge.className = "player__score";
+          badge.textContent = score;
+          item.append(badge);
+        }
+        return item;
+      }),
+    );
+  }
+
+  function statusLine(index, envelope) {
+    if (index === last) return outcomeLine();
+    if (index === 0) return "The start.";
+    const seat = envelope.to_move;
+    if (seat === null || seat === undefined) return "";
+    return seat === replay.you ? "Your move." : `${seatName(seat)} to move.`;
+  }
+
+  function renderAnalysis(index, envelope) {
+    if (!settings.analysis) return;
+    // The move that led here, and the best move from here (the next move's analysis).
+    const played = analysed.get(index);
+    const next = analysed.get(index + 1);
+    const here = $("#analysis-here");
+    const move = $("#analysis-move");
+    const describe = (position) =>
+      renderer.describeAnalysis?.(position, envelope) ?? `Move ${position.number} lost ${position.loss}.`;
+    move.hidden = !played;
+    move.textContent = played ? describe(played) : "";
+    move.dataset.mark = played?.mark ?? "";
+    here.hidden = !next;
+    here.textContent = next ? renderer.describeBest?.(next, envelope) ?? "" : "";
+    if (!here.textContent) here.hidden = true;
+    renderer.showAnalysis?.(next ?? null);
+  }
+
+  function show(index) {
+    index = Math.max(0, Math.min(last, index));
+    if (index === current) return;
+    const envelope = envelopeAt(index);
+    // One step from the last: the renderer may show what changed (Circles flips the discs).
+    const previous = current === null || Math.abs(index - current) !== 1 ? null : envelopeAt(current);
+    current = index;
+    renderer.render(envelope, previous);
+    // Renderers that learn from the log (CirKis outlines the pieces) see it up to this step.
+    if (renderer.describeMove) for (const entry of entries.slice(0, index)) renderer.describeMove(entry, envelope);
+    renderSeats(envelope);
+    root.dataset.step = String(index);
+    $("#slider").value = String(index);
+    $("#step-number").textContent = String(index);
+    $("#status").textContent = statusLine(index, envelope);
+    $("#move-text").textContent = index === 0 ? "Before the first move." : lines[index - 1];
+    for (const [position, item] of items.entries()) {
+      const active = position === index - 1;
+      item.classList.toggle("replay__move-item--current", active);
+      if (active) item.setAttribute("aria-current", "step");
+      else item.removeAttribute("aria-current");
+    }
+    items[index - 1]?.scrollIntoView({ block: "nearest" });
+    $("#first").disabled = index === 0;
+    $("#back").disabled = index === 0;
+    $("#forward").disabled = index === last;
+    $("#last").disabled = index === last;
+    const record = renderer.record?.(envelope);
+    if ($("#study-record")) $("#study-record").value = record ?? "";
+    renderAnalysis(index, envelope);
+    history.replaceState(null, "", `#move-${index}`);
+  }
+
+  $("#first").addEventListener("click", () => show(0));
+  $("#back").addEventListener("click", () => show(current - 1));
+  $("#forward").addEventListener("click", () => show(current + 1));
+  $("#last").addEventListener("click", () => show(last));
+  $("#slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  document.addEventListener("keydown", (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    // The slider steps itself; text boxes and lists keep their keys.
+    if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
+    const moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    show(moves[event.key]);
+  });
+
+  // The record: the whole game's, to copy; each step's goes with "Study from here".
+  const recordField = $("#record-text");
+  if (recordField) {
+    const record = renderer.record?.(finalEnvelope);
+    if (record === undefined) $("#record").hidden = true;
+    else recordField.value = record;
+    $("#copy-record").addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(recordField.value);
+        $("#copy-record").textContent = "Copied";
+      } catch {
+        recordField.select();
+        $("#copy-record").textContent = "Selected: press Ctrl+C";
+      }
+    });
+  }
+
+  const start = Number(/^#move-(\d+)$/.exec(window.location.hash)?.[1] ?? 0);
+  show(Number.isFinite(start) ? start : 0);
+  root.dataset.ready = "true";
+
+  if (settings.analysis) await followAnalysis();
+
+  function applyAnalysis(analysis) {
+    analysed = new Map(analysis.positions.map((position) => [position.number, position]));
+    for (const item of items) {
+      const position = analysed.get(Number(item.dataset.number));
+      item.querySelector(".replay__mark")?.remove();
+      item.classList.remove("replay__move-item--mistake", "replay__move-item--blunder");
+      if (!position?.mark) continue;
+      item.classList.add(`replay__move-item--${position.mark}`);
+      const tag = document.createElement("span");
+      tag.className = "replay__mark";
+      tag.textContent = `${MARK_SIGNS[position.mark]} −${position.loss}`;
+      tag.title = `${MARK_WORDS[position.mark]}: lost ${position.loss}`;
+      item.append(tag);
+    }
+    const summary = $("#analysis-summary");
+    summary.hidden = analysis.positions.length === 0;
+    summary.replaceChildren(
+      ...(analysis.seats ?? []).map((seat) => {
+        const item = document.createElement("li");
+        item.textContent =
+          `${seatName(seat.seat)}: ${seat.mistakes} mistake${seat.mistakes === 1 ? "" : "s"}, ` +
+          `${seat.blunders} blunder${seat.blunders === 1 ? "" : "s"}, ` +
+          `${seat.average_loss} lost per move on average`;
+        return item;
+      }),
+    );
+    const status = $("#analysis-status");
+    root.dataset.analysis = analysis.status;
+    if (analysis.status === "ready") status.textContent = "By the hard computer player.";
+    else if (analysis.status === "failed") status.textContent = "The analysis failed. Reload the page to try again.";
+    else status.textContent = `Analysing… ${analysis.analysed} of ${analysis.total} moves.`;
+    const index = current;
+    current = null; // draw the step again, with what is known now
+    show(index);
+  }
+
+  async function followAnalysis() {
+    $("#analysis").hidden = false;
+    $("#analysis-status").textContent = "Analysing…";
+    let analysis;
+    try {
+      analysis = await api("POST", `/api/v1/games/${replay.id}/analysis/`);
+      applyAnalysis(analysis);
+      while (analysis.status === "pending") {
+        await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL_MS));
+        analysis = await api("GET", `/api/v1/games/${replay.id}/analysis/`);
+        applyAnalysis(analysis);
+      }
+    } catch (error) {
+      $("#analysis-status").textContent = `The analysis is not available: ${error.message}`;
+    }
+  }
+}
+
+main();

@@ -1,0 +1,52 @@
+// The diagrams of a game's rules page, drawn by the game's own renderer.
+//
+// The page holds the positions as JSON (json_script "rules-diagrams": figure name -> diagram,
+// each with the envelope the game page would get) and, for kinds that have it, the kind's fixed
+// data ("kind-data"). A kind's rules module (`<kind>/rules.js`) calls drawDiagrams with a
+// function that draws one diagram into an element with the kind's page module; this module finds
+// every <figure data-diagram="name">, gives each a drawing area and a context in which nothing can
+// be played, and marks the figure once drawn (data-drawn="true"). The drawings are inert: they
+// illustrate the rules, the figure's caption says in words what they show.
+
+const noMove = async () => {};
+
+function readJson(id) {
+  const element = document.getElementById(id);
+  return element ? JSON.parse(element.textContent) : null;
+}
+
+/**
+ * Draw every figure of the page: `draw(container, diagram, context)` draws `diagram` (the
+ * figure's entry of the page's JSON) into `container` with the kind's renderer.
+ */
+export function drawDiagrams(draw) {
+  const diagrams = readJson("rules-diagrams") ?? {};
+  const kindData = readJson("kind-data");
+  for (const figure of document.querySelectorAll("figure[data-diagram]")) {
+    const name = figure.dataset.diagram;
+    const diagram = diagrams[name];
+    if (!diagram) {
+      figure.dataset.drawn = "missing";
+      console.error(`Rules page: no position for the diagram "${name}".`);
+      continue;
+    }
+    const drawing = document.createElement("div");
+    drawing.className = "rules-figure__drawing";
+    figure.prepend(drawing);
+    const context = {
+      showHelpers: Boolean(diagram.helpers),
+      kindData,
+      notify() {},
+      play: noMove,
+    };
+    try {
+      draw(drawing, diagram, context);
+    } catch (error) {
+      figure.dataset.drawn = "failed";
+      console.error(`Rules page: the diagram "${name}" could not be drawn.`, error);
+      continue;
+    }
+    drawing.inert = true;
+    figure.dataset.drawn = "true";
+  }
+}

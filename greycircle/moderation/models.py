@@ -1,0 +1,69 @@
+"""The moderation log: one row per action on one user or game, written once, never changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class ModerationActionKind(models.TextChoices):
+    USER_DEACTIVATE = "user_deactivate", "Deactivated an account"
+    USER_REACTIVATE = "user_reactivate", "Reactivated an account"
+    USER_CHANGE = "user_change", "Changed an account"
+    USER_PASSWORD = "user_password", "Changed an account's password"
+    USER_DELETE = "user_delete", "Deleted an account"
+    GAME_ABORT = "game_abort", "Aborted a game"
+
+
+class ModerationAction(models.Model):
+    """`actor` (staff) did `action` to `user` and/or `game` at `created`, because `reason`.
+
+    `description` says what was done in words, naming the user or game as they were then, so the
+    entry still reads right once a deleted user's or game's link is gone (`SET_NULL`). The actor
+    is kept (`PROTECT`): a staff account that has moderated is deactivated, never deleted.
+    """
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="moderation_actions_taken",
+        help_text="The staff member who acted.",
+    )
+    action = models.CharField(max_length=32, choices=ModerationActionKind.choices)
+    description = models.CharField(max_length=300, help_text="What was done, in words.")
+    reason = models.TextField(help_text="Why, in the staff member's words.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="moderation_actions",
+        help_text="The user acted on, if any.",
+    )
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="moderation_actions",
+        help_text="The game acted on, if any.",
+    )
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="moderation_action_has_a_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.description} ({self.created:%Y-%m-%d %H:%M})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError("The moderation log is written once: entries are never changed.")
+        super().save(*args, **kwargs)

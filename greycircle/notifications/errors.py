@@ -1,0 +1,11 @@
+"""Why a notifications service refused a request (mapped by the API like every service error)."""
+
+from __future__ import annotations
+
+from greycircle.games.errors import GameError
+
+
+class NotificationNotFound(GameError):
+    """No such notification of the user's (another user's notifications do not exist for them)."""
+
+    status = 404

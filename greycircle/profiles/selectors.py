@@ -1,0 +1,169 @@
+"""A player's public profile: statistics per game kind, head-to-head, recent games.
+
+Statistics count finished games only (not aborted or withdrawn ones). From a player's side a game
+is won when they are its only winner, tied when nobody won or they shared the win, lost otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Q
+
+from accounts.models import User
+from accounts.selectors import is_blocked_between, username_key, users_by_username
+from greycircle.games import registry, selectors
+from greycircle.games.models import GameStatus, Seat
+from greycircle.notifications.presence import user_is_online
+from greycircle.ratings.selectors import ratings_of
+
+RECENT_GAMES = 10
+
+
+def profile_user_for(*, username: str, viewer: Any) -> User | None:
+    """The active user called `username`, unless a block stands between them and `viewer`:
+    then, as for nobody, None (a blocked user sees nothing, not even that the profile exists)."""
+    user = users_by_username(usernames=[username]).get(username_key(username))
+    if user is None or not user.is_active:
+        return None
+    if viewer.is_authenticated and viewer.pk != user.pk and is_blocked_between(a=viewer, b=user):
+        return None
+    return user
+
+
+def _result(seat: int, outcome: dict[str, Any]) -> str:
+    winners = outcome.get("winners") or []
+    if seat in winners:
+        return "won" if len(winners) == 1 else "tied"
+    return "tied" if not winners else "lost"
+
+
+def _tally() -> dict[str, int]:
+    return {"played": 0, "won": 0, "lost": 0, "tied": 0}
+
+
+def _count(tally: dict[str, int], result: str) -> None:
+    tally["played"] += 1
+    tally[result] += 1
+
+
+def profile_statistics(*, user: User, viewer: Any) -> list[dict[str, Any]]:
+    """Per game kind `user` has finished games of: all games, against people, against the
+    computer by level (the strongest computer at the table), head-to-head with `viewer` (from
+    `viewer`'s side; None when `viewer` is `user` or signed out), and the rating.
+
+    Two queries for the games whatever their number, one for the ratings.
+    """
+    mine = list(
+        Seat.objects.filter(user=user, game__status=GameStatus.FINISHED).values_list(
+            "game_id", "index", "game__kind", "game__outcome"
+        )
+    )
+    others: dict[int, list[tuple[int, int | None, str]]] = defaultdict(list)
+    for game_id, index, other_user, ai_level in (
+        Seat.objects.filter(game_id__in=[row[0] for row in mine])
+        .exclude(user=user)
+        .values_list("game_id", "index", "user_id", "ai_level")
+    ):
+        others[game_id].append((index, other_user, ai_level))
+    rivals = viewer.is_authenticated and viewer.pk != user.pk
+    kinds: dict[str, dict[str, Any]] = {}
+    for game_id, index, kind, outcome in mine:
+        stats = kinds.setdefault(
+            kind,
+            {
+                "all": _tally(),
+                "against_people": _tally(),
+                "against_computer": defaultdict(_tally),
+                "head_to_head": _tally() if rivals else None,
+            },
+        )
+        outcome = outcome or {}
+        result = _result(index, outcome)
+        _count(stats["all"], result)
+        seated = others[game_id]
+        if any(other is not None for _, other, _ in seated):
+            _count(stats["against_people"], result)
+        else:
+            strongest = _strongest(kind, [level for _, _, level in seated])
+            _count(stats["against_computer"][strongest], result)
+        for other_index, other, _ in seated:
+            if rivals and other == viewer.pk:
+                _count(stats["head_to_head"], _result(other_index, outcome))
+    ratings = ratings_of(user=user)
+    return [
+        {
+            "kind": kind,
+            "title": _title(kind),
+            "all": stats["all"],
+            "against_people": stats["against_people"],
+            "against_computer": [
+                {"level": level, **tally}
+                for level, tally in sorted(
+                    stats["against_computer"].items(), key=lambda item: _level_rank(kind, item[0])
+                )
+            ],
+            "head_to_head": stats["head_to_head"],
+            "rating": _rating_json(ratings.get(kind)),
+        }
+        for kind, stats in sorted(kinds.items())
+    ]
+
+
+def _levels(kind: str) -> tuple[str, ...]:
+    try:
+        return registry.get(kind).ai_levels
+    except registry.UnknownKind:
+        return ()
+
+
+def _level_rank(kind: str, level: str) -> int:
+    """Computer levels are registered weakest first; a level no longer offered sorts last."""
+    levels = _levels(kind)
+    return levels.index(level) if level in levels else len(levels)
+
+
+def _strongest(kind: str, levels: list[str]) -> str:
+    return max(levels, key=lambda level: _level_rank(kind, level))
+
+
+def _title(kind: str) -> str:
+    try:
+        return registry.get(kind).title
+    except registry.UnknownKind:
+        return kind
+
+
+def _rating_json(rating: Any) -> dict[str, Any] | None:
+    if rating is None:
+        return None
+    return {
+        "rating": round(rating.rating),
+        "deviation": round(rating.deviation),
+        "provisional": rating.provisional,
+        "games": rating.games,
+    }
+
+
+def profile_recent_games(*, user: User, viewer: Any) -> list[dict[str, Any]]:
+    """`user`'s latest games in play or finished, as `viewer` may list them: an unlisted game only
+    if `viewer` plays in it too."""
+    games = selectors.games_for_user(user=user).filter(
+        status__in=(GameStatus.ACTIVE, GameStatus.FINISHED)
+    )
+    if not (viewer.is_authenticated and viewer.pk == user.pk):
+        shared = Q(seats__user=viewer) if viewer.is_authenticated else Q(pk__in=[])
+        games = games.filter(Q(unlisted=False) | shared).distinct()
+    return [selectors.game_summary_for(game=game, viewer=viewer) for game in games[:RECENT_GAMES]]
+
+
+def profile_for(*, user: User, viewer: Any) -> dict[str, Any]:
+    """Everything a profile shows, in the shape of `ProfileSerializer`."""
+    return {
+        "username": user.username,
+        "joined": user.date_joined,
+        "online": user_is_online(user_id=user.pk),
+        "statistics": profile_statistics(user=user, viewer=viewer),
+        "recent_games": profile_recent_games(user=user, viewer=viewer),
+    }

@@ -1,0 +1,109 @@
+"""Download my data: what it holds, and never another seat's hidden cards."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from accounts import friends
+from accounts.data import account_data_export
+from greycircle.games import selectors, services
+from greycircle.games.models import Game, Move
+from greycircle.games.services import SeatSpec
+from tests.factories import game_started
+
+pytestmark = pytest.mark.django_db
+
+
+def download(user) -> tuple[object, dict]:
+    client = Client()
+    client.force_login(user)
+    response = client.get("/account/data/")
+    return response, json.loads(response.content)
+
+
+def test_the_download_holds_my_profile_settings_games_friends_and_blocks(alice, bob, carol):
+    alice.show_helpers = False
+    alice.save(update_fields=["show_helpers"])
+    friends.friend_request_send(sender=alice, username="bob")
+    friends.friend_request_accept(user=bob, request_id=alice.friend_requests_sent.get().pk)
+    friends.user_block(blocker=alice, username="carol")
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    [first, *_] = selectors.game_view_for(game=game, viewer=alice)["legal_moves"]
+    services.move_submit(game_id=game.pk, user=alice, move=first, expected_version=game.version)
+    services.game_resign(game_id=game.pk, user=bob)
+
+    response, data = download(alice)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == 'attachment; filename="greycircle-alice.json"'
+    profile = data["profile"]
+    assert (profile["id"], profile["username"], profile["email"], profile["is_guest"]) == (
+        alice.pk,
+        "alice",
+        "alice@example.com",
+        False,
+    )
+    assert data["settings"]["show_helpers"] is False
+    assert set(data["settings"]) >= {"accept_invitations_from_anyone", "email_your_turn"}
+    assert [friend["username"] for friend in data["friends"]] == ["bob"]
+    assert [block["username"] for block in data["blocks"]] == ["carol"]
+    [exported] = data["games"]
+    assert (exported["id"], exported["kind"], exported["status"]) == (
+        game.pk,
+        "circles",
+        "finished",
+    )
+    assert exported["your_seat"] == 0
+    assert [seat["name"] for seat in exported["seats"]] == ["alice", "bob"]
+    assert exported["outcome"]["winners"] == [0]
+    assert exported["finished_at"] is not None
+    assert [(move["number"], move["seat"], move["square"]) for move in exported["moves"]] == [
+        (1, 0, first["square"])
+    ]
+
+
+def test_the_download_is_the_api_document(alice, client_for):
+    _, site = download(alice)
+    api = client_for(alice).get("/api/v1/me/data/").json()
+    for document in (site, api):  # each request signs in anew
+        document.pop("exported_at")
+        document["profile"].pop("last_login")
+    assert site == api
+
+
+def test_other_seats_hidden_cards_are_not_in_my_data(alice, bob):
+    game = game_started(creator=alice, kind="kingscorner", opponents=[SeatSpec(user=bob)])
+    players = {0: alice, 1: bob}
+    for _ in range(6):  # each ends three turns, drawing a card no one else may see
+        game = Game.objects.get(pk=game.pk)
+        services.move_submit(
+            game_id=game.pk,
+            user=players[game.to_move],
+            move={"action": "end_turn"},
+            expected_version=game.version,
+        )
+    moves = {move.number: move for move in Move.objects.filter(game=game)}
+    bobs_draws = {move.private["1"]["card"] for move in moves.values() if move.seat == 1}
+    assert len(bobs_draws) == 3
+
+    data = account_data_export(user=alice)
+
+    [exported] = data["games"]
+    assert exported["your_seat"] == 0
+    for entry in exported["moves"]:
+        drawn = moves[entry["number"]].private
+        if entry["seat"] == 0:
+            assert entry["card"] == drawn["0"]["card"]
+        else:
+            assert "card" not in entry
+    text = json.dumps(data, default=str)
+    assert "hands" not in text
+    assert "stock" not in text
+    # Bob's cards appear nowhere (unless one happened to be the same as one of alice's draws).
+    alices = {entry["card"] for entry in exported["moves"] if "card" in entry}
+    for card in bobs_draws - alices:
+        assert f'"{card}"' not in text

@@ -1,0 +1,111 @@
+"""The moderation log in the admin: searchable and filterable, and an audit log — nobody, not even
+a superuser, adds, edits or deletes an entry there."""
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+
+from greycircle.games.services import SeatSpec
+from greycircle.moderation import services
+from greycircle.moderation.models import ModerationAction
+from tests.factories import UserFactory, game_started
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
+
+CHANGELIST = "/admin/moderation/moderationaction/"
+
+
+@pytest.fixture
+def staff():
+    return UserFactory(username="staffer", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def admin_client(staff):
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def entries(staff, alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    services.users_deactivate(actor=staff, user_ids=[alice.pk], reason="Spam in invitations")
+    services.game_abort(actor=staff, game_id=game.pk, reason="Stuck after a server bug")
+    return list(ModerationAction.objects.order_by("pk"))
+
+
+def listed(response):
+    return list(response.context["cl"].result_list)
+
+
+def test_the_log_lists_who_what_when_why_and_links_the_targets(admin_client, entries):
+    deactivated, aborted = entries
+
+    response = admin_client.get(CHANGELIST)
+
+    assert listed(response) == [aborted, deactivated]  # newest first
+    content = response.content.decode()
+    for column in ["created", "actor", "action", "description", "target", "reason"]:
+        assert f"column-{column}" in content
+    assert "Spam in invitations" in content
+    assert f'href="/admin/accounts/user/{deactivated.user_id}/change/">alice</a>' in content
+    assert f'href="/admin/games/game/{aborted.game_id}/change/">Game #{aborted.game_id}</a>' in (
+        content
+    )
+
+
+def test_the_log_is_searchable_and_filterable(admin_client, entries, staff):
+    deactivated, aborted = entries
+    other = UserFactory(username="othermod", is_staff=True)
+    services.users_deactivate(
+        actor=other, user_ids=[aborted.game.seats.get(index=1).user_id], reason="Bad words"
+    )
+
+    assert len(listed(admin_client.get(CHANGELIST, {"q": "staffer"}))) == 2
+    assert listed(admin_client.get(CHANGELIST, {"q": "alice"})) == [aborted, deactivated]
+    assert [e.reason for e in listed(admin_client.get(CHANGELIST, {"q": "othermod"}))] == [
+        "Bad words"
+    ]
+    assert listed(admin_client.get(CHANGELIST, {"q": "server bug"})) == [aborted]
+    assert listed(admin_client.get(CHANGELIST, {"action__exact": "game_abort"})) == [aborted]
+    assert listed(admin_client.get(CHANGELIST, {"user__id__exact": deactivated.user_id})) == [
+        deactivated
+    ]
+    assert listed(admin_client.get(CHANGELIST, {"game__id__exact": aborted.game_id})) == [aborted]
+
+
+def test_the_log_cannot_be_added_to_edited_or_deleted(admin_client, entries):
+    entry = entries[0]
+
+    assert admin_client.get(f"{CHANGELIST}add/").status_code == 403
+    page = admin_client.get(f"{CHANGELIST}{entry.pk}/change/")
+    assert page.status_code == 200  # to read
+    assert "Spam in invitations" in page.content.decode()
+    assert "<textarea" not in page.content.decode()
+    response = admin_client.post(
+        f"{CHANGELIST}{entry.pk}/change/", {"reason": "Rewritten", "description": "x"}
+    )
+    assert response.status_code == 403
+    assert admin_client.get(f"{CHANGELIST}{entry.pk}/delete/").status_code == 403
+    assert admin_client.post(f"{CHANGELIST}{entry.pk}/delete/", {"post": "yes"}).status_code == (
+        403
+    )
+    assert admin_client.get(CHANGELIST).context["action_form"] is None  # no bulk delete
+    admin_client.post(
+        CHANGELIST, {"action": "delete_selected", "_selected_action": [entry.pk], "post": "yes"}
+    )
+    entry.refresh_from_db()
+    assert entry.reason == "Spam in invitations"
+    assert ModerationAction.objects.count() == 2
+
+
+def test_staff_need_the_view_permission_to_read_the_log(entries):
+    staff = UserFactory(is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    assert client.get(CHANGELIST).status_code == 403
+
+    staff.user_permissions.add(Permission.objects.get(codename="view_moderationaction"))
+
+    assert client.get(CHANGELIST).status_code == 200

@@ -1,0 +1,326 @@
+"""The inbox as events fill it: texts written for each recipient, no pile-up, reading.
+
+Events go the real way: services change games and friendships, and after the commit
+greycircle.games.events.notify hands each event to notification_deliver.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts import friends
+from greycircle.games import invitations, services
+from greycircle.games.models import Invitation
+from greycircle.games.services import SeatSpec
+from greycircle.notifications.errors import NotificationNotFound
+from greycircle.notifications.models import MailSent, Notification, NotificationKind
+from greycircle.notifications.selectors import notifications_unread_count
+from greycircle.notifications.services import (
+    notification_deliver,
+    notification_mark_read,
+    notifications_mark_all_read,
+    notifications_read_for_friends,
+    notifications_read_for_game,
+)
+from tests.factories import game_started, let_anyone_invite
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
+
+KIND = NotificationKind
+
+
+def inbox(user) -> list[tuple[str, str]]:
+    """`user`'s notifications as (kind, text), newest first."""
+    return list(
+        Notification.objects.filter(recipient=user)
+        .order_by("-created", "-pk")
+        .values_list("kind", "text")
+    )
+
+
+def play(game, user, cell: int):
+    game.refresh_from_db()
+    return services.move_submit(
+        game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
+    )
+
+
+def played(game, moves) -> None:
+    """Play `moves`, (user, cell) pairs, in turn."""
+    for user, cell in moves:
+        play(game, user, cell)
+
+
+@pytest.fixture
+def people_game(alice, bob):
+    """alice (X, to move) against bob, in play, their inboxes empty."""
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    Notification.objects.all().delete()
+    return game
+
+
+# --- Friends ---------------------------------------------------------------------------------
+
+
+def test_a_friend_request_and_its_acceptance_reach_each_side(alice, bob):
+    sent = friends.friend_request_send(sender=alice, username="bob")
+
+    [request] = Notification.objects.filter(recipient=bob)
+    assert (request.kind, request.text, request.link) == (
+        KIND.FRIEND_REQUEST,
+        "alice wants to be your friend",
+        "/friends/",
+    )
+    assert request.game is None
+    assert not request.read
+    assert notifications_unread_count(user=bob) == 1
+
+    friends.friend_request_accept(user=bob, request_id=sent.request.pk)
+    assert inbox(alice) == [(KIND.FRIEND_ACCEPTED, "bob accepted your friend request")]
+
+
+def test_opening_the_friends_page_reads_friend_notifications_only(alice, bob, people_game):
+    friends.friend_request_send(sender=alice, username="bob")
+    play(people_game, alice, 4)  # bob's turn: a notification about the game
+    assert notifications_unread_count(user=bob) == 2
+
+    assert notifications_read_for_friends(user=bob) == 1
+    assert list(Notification.objects.filter(recipient=bob, read=False).values_list("kind")) == [
+        (KIND.YOUR_TURN,)
+    ]
+
+
+# --- Invitations -----------------------------------------------------------------------------
+
+
+def invite(creator, *invitees, **options):
+    let_anyone_invite(*invitees)
+    return services.game_create(
+        creator=creator,
+        kind="tictactoe",
+        opponents=[SeatSpec(user=user) for user in invitees],
+        **options,
+    )
+
+
+def test_an_invitation_and_its_answer(alice, bob):
+    game = invite(alice, bob)
+
+    [invitation] = Notification.objects.filter(recipient=bob)
+    assert invitation.kind == KIND.INVITATION
+    assert invitation.text == "alice invites you to play Tic-tac-toe"
+    assert invitation.link == f"/games/{game.pk}/"
+    assert invitation.game_id == game.pk
+
+    invitations.invitation_accept(invitation_id=Invitation.objects.get(game=game).pk, user=bob)
+    assert set(inbox(alice)) == {
+        (KIND.INVITATION_ANSWERED, "bob accepted your invitation to play Tic-tac-toe"),
+        (KIND.YOUR_TURN, "It is your turn in Tic-tac-toe against bob"),
+    }
+
+
+def test_a_declined_invitation_is_reported_to_the_inviter(alice, bob):
+    game = invite(alice, bob)
+    invitations.invitation_decline(invitation_id=Invitation.objects.get(game=game).pk, user=bob)
+    assert (KIND.INVITATION_ANSWERED, "bob declined your invitation to play Tic-tac-toe") in inbox(
+        alice
+    )
+
+
+def test_a_withdrawn_game_leaves_its_invitation_read_and_adds_nothing(alice, bob):
+    game = invite(alice, bob)
+    assert notifications_unread_count(user=bob) == 1
+
+    services.game_cancel(game_id=game.pk, user=alice)
+
+    assert inbox(bob) == [(KIND.INVITATION, "alice invites you to play Tic-tac-toe")]
+    assert notifications_unread_count(user=bob) == 0
+
+
+# --- Turns -----------------------------------------------------------------------------------
+
+
+def test_your_turn_does_not_pile_up(alice, bob, people_game):
+    played(people_game, [(alice, 0), (bob, 1), (alice, 2), (bob, 4)])
+
+    for user, other in ((alice, "bob"), (bob, "alice")):
+        turns = Notification.objects.filter(recipient=user, kind=KIND.YOUR_TURN)
+        assert [turn.text for turn in turns] == [f"It is your turn in Tic-tac-toe against {other}"]
+    assert notifications_unread_count(user=alice) == 1
+
+
+def test_a_new_turn_replaces_a_read_one_too(alice, bob, people_game):
+    play(people_game, alice, 0)
+    notifications_mark_all_read(user=bob)
+    play(people_game, bob, 1)
+    play(people_game, alice, 2)
+
+    [turn] = Notification.objects.filter(recipient=bob, kind=KIND.YOUR_TURN)
+    assert not turn.read
+
+
+def test_a_reminder_replaces_the_your_turn_of_that_game(alice, bob, people_game):
+    play(people_game, alice, 0)
+    services.game_poke(game_id=people_game.pk, user=alice)
+
+    assert inbox(bob) == [(KIND.REMINDER, "alice reminds you it is your turn in Tic-tac-toe")]
+
+
+def test_time_running_out_is_written_for_the_player_to_move(alice, bob, people_game):
+    delivery = notification_deliver(
+        user_id=alice.pk, event="time_running_out", data={"game": people_game.pk}
+    )
+    assert delivery.notification.kind == KIND.TIME_RUNNING_OUT
+    assert delivery.notification.text == "Your time to move in Tic-tac-toe against bob is nearly up"
+
+
+# --- Game over -------------------------------------------------------------------------------
+
+X_WINS = [(0, 3), (1, 4), (2, None)]
+# X: 0 8 7 2 3 / O: 4 1 6 5 — nobody makes a line.
+TIE = [(0, 4), (8, 1), (7, 6), (2, 5), (3, None)]
+
+
+def play_out(game, x, o, pairs) -> None:
+    for x_cell, o_cell in pairs:
+        play(game, x, x_cell)
+        if o_cell is not None:
+            play(game, o, o_cell)
+
+
+def test_the_winner_and_the_loser_are_each_told_their_result(alice, bob, people_game):
+    play_out(people_game, alice, bob, X_WINS)
+
+    assert inbox(alice)[0] == (KIND.GAME_OVER, "You won against bob at Tic-tac-toe")
+    assert inbox(bob)[0] == (KIND.GAME_OVER, "You lost to alice at Tic-tac-toe")
+    # The game is over: no turn is left waiting.
+    assert not Notification.objects.filter(kind=KIND.YOUR_TURN).exists()
+
+
+def test_a_tie_is_a_tie_for_both(alice, bob, people_game):
+    play_out(people_game, alice, bob, TIE)
+
+    assert inbox(alice)[0] == (KIND.GAME_OVER, "Tied with bob at Tic-tac-toe")
+    assert inbox(bob)[0] == (KIND.GAME_OVER, "Tied with alice at Tic-tac-toe")
+
+
+def test_a_resignation_is_told_from_both_sides(alice, bob, people_game):
+    services.game_resign(game_id=people_game.pk, user=bob)
+
+    assert inbox(alice)[0] == (KIND.GAME_OVER, "You won against bob at Tic-tac-toe: bob resigned")
+    assert inbox(bob)[0] == (KIND.GAME_OVER, "You resigned your game of Tic-tac-toe against alice")
+
+
+def test_an_aborted_game_is_stopped_for_everyone(alice, bob, people_game):
+    services.game_abort(game_id=people_game.pk)
+    for user, other in ((alice, "bob"), (bob, "alice")):
+        assert inbox(user)[0] == (
+            KIND.GAME_OVER,
+            f"Your game of Tic-tac-toe against {other} was stopped by the staff",
+        )
+
+
+def test_games_against_a_computer_keep_no_turns_or_results(alice):
+    game = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
+    )
+    play(game, alice, 4)
+    services.game_resign(game_id=game.pk, user=alice)
+
+    assert not Notification.objects.exists()
+
+
+# --- Events the inbox does not keep ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("event", ["player_joined", "win_claimable", "seat_taken_over", "bogus"])
+def test_other_events_are_not_kept(alice, people_game, event):
+    delivery = notification_deliver(
+        user_id=alice.pk, event=event, data={"game": people_game.pk, "player": "bob"}
+    )
+    assert delivery.notification is None
+    assert delivery.frame() == {"inbox": None, "removed": [], "read": [], "unread_count": 0}
+    assert not Notification.objects.exists()
+
+
+def test_the_frame_carries_the_notification_and_the_count(alice, bob, people_game):
+    first = notification_deliver(user_id=bob.pk, event="your_turn", data={"game": people_game.pk})
+    second = notification_deliver(user_id=bob.pk, event="your_turn", data={"game": people_game.pk})
+
+    frame = second.frame()
+    assert second.notification.pk == first.notification.pk  # refreshed, not added
+    assert frame["inbox"] == {
+        "id": first.notification.pk,
+        "kind": "your_turn",
+        "text": "It is your turn in Tic-tac-toe against alice",
+        "link": f"/games/{people_game.pk}/",
+        "game": people_game.pk,
+        "read": False,
+        "created": frame["inbox"]["created"],
+    }
+    assert frame["removed"] == []
+    assert frame["unread_count"] == 1
+
+
+def test_a_refreshed_notification_is_new_for_e_mail_too(alice, bob, people_game):
+    turn = notification_deliver(user_id=bob.pk, event="your_turn", data={"game": people_game.pk})
+    mailed = MailSent.objects.create(
+        recipient=bob, kind=KIND.YOUR_TURN, game=people_game, notification=turn.notification
+    )
+    Notification.objects.filter(pk=turn.notification.pk).update(read=True)
+
+    again = notification_deliver(user_id=bob.pk, event="your_turn", data={"game": people_game.pk})
+
+    assert again.notification.pk == turn.notification.pk
+    assert not again.notification.read
+    assert again.notification.created > turn.notification.created
+    mailed.refresh_from_db()
+    assert mailed.notification is None  # so its mail may be sent (the hourly limit still holds)
+
+
+def test_one_notification_per_game_is_kept_even_if_there_were_more(alice, bob, people_game):
+    older = [
+        Notification.objects.create(
+            recipient=bob, kind=kind, text="old", link="/", game=people_game
+        )
+        for kind in (KIND.YOUR_TURN, KIND.REMINDER)
+    ]
+    delivery = notification_deliver(
+        user_id=bob.pk, event="reminder", data={"game": people_game.pk, "by": "alice"}
+    )
+    assert delivery.notification.pk == older[1].pk
+    assert delivery.removed == [older[0].pk]
+    assert inbox(bob) == [(KIND.REMINDER, "alice reminds you it is your turn in Tic-tac-toe")]
+
+
+# --- Reading ---------------------------------------------------------------------------------
+
+
+def test_marking_read_one_all_and_by_game(alice, bob, people_game):
+    other = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    friends.friend_request_send(sender=alice, username="bob")
+    play(people_game, alice, 0)
+    play(other, alice, 0)
+    assert notifications_unread_count(user=bob) == 4  # invitation, request, two turns
+
+    request = Notification.objects.get(recipient=bob, kind=KIND.FRIEND_REQUEST)
+    assert notification_mark_read(user=bob, notification_id=request.pk).read
+    assert notifications_unread_count(user=bob) == 3
+
+    assert notifications_read_for_game(user=bob, game_id=people_game.pk) == 1
+    assert notifications_read_for_game(user=bob, game_id=people_game.pk) == 0
+    assert notifications_unread_count(user=bob) == 2
+
+    assert notifications_mark_all_read(user=bob) == 2
+    assert notifications_unread_count(user=bob) == 0
+
+
+def test_nobody_reads_anothers_notifications(alice, bob):
+    friends.friend_request_send(sender=alice, username="bob")
+    request = Notification.objects.get(recipient=bob)
+
+    with pytest.raises(NotificationNotFound):
+        notification_mark_read(user=alice, notification_id=request.pk)
+    assert notifications_mark_all_read(user=alice) == 0
+    request.refresh_from_db()
+    assert not request.read

@@ -1,0 +1,53 @@
+"""`/api/v1/users/{username}/` and the site's `/u/<username>/`."""
+
+import pytest
+
+from accounts.friends import user_block
+from greycircle.games import services
+from greycircle.games.services import SeatSpec
+from tests.factories import game_started
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
+
+
+def test_a_profile_shows_statistics_and_recent_games(alice, bob, client_for):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    services.game_resign(game_id=game.pk, user=bob)
+
+    response = client_for(bob).get("/api/v1/users/alice/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["username"] == "alice"
+    assert body["online"] is False
+    [tictactoe] = body["statistics"]
+    assert tictactoe["kind"] == "tictactoe"
+    assert tictactoe["all"] == {"played": 1, "won": 1, "lost": 0, "tied": 0}
+    assert tictactoe["head_to_head"] == {"played": 1, "won": 0, "lost": 1, "tied": 0}
+    assert tictactoe["rating"]["provisional"] is True
+    assert [recent["id"] for recent in body["recent_games"]] == [game.pk]
+
+
+def test_nobody_inactive_and_blocked_profiles_are_404(alice, bob, carol, client_for):
+    carol.is_active = False
+    carol.save()
+    user_block(blocker=bob, username="alice")
+
+    for viewer, username in [(alice, "nobody"), (alice, "carol"), (alice, "bob"), (bob, "alice")]:
+        response = client_for(viewer).get(f"/api/v1/users/{username}/")
+        assert response.status_code == 404
+        assert response.json()["code"] == "not_found"
+
+
+def test_the_profile_page(alice, bob, client):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    services.game_resign(game_id=game.pk, user=alice)
+    client.force_login(bob)
+
+    page = client.get("/u/alice/")
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Against people" in text
+    assert f'data-game-id="{game.pk}"' in text
+    assert client.get("/u/nobody/").status_code == 404
