@@ -15,6 +15,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import DatabaseError
 
 from greycircle.games import registry, selectors
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
@@ -158,6 +159,14 @@ def notify(*, user_id: int, event: str, **data: Any) -> None:
     message: dict[str, Any] = {"notification": jsonable({"event": event, **data})}
     try:
         delivery = notification_deliver(user_id=user_id, event=event, data=data)
+    except DatabaseError as error:
+        # The database failing (an outage the worker rides out) is one line, not a traceback.
+        logger.warning(
+            "could not keep the %s notification of user %s: database error: %s",
+            event,
+            user_id,
+            str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__,
+        )
     except Exception:
         # The change is committed; the event still goes out live, only the inbox misses it.
         logger.exception("could not keep the %s notification of user %s", event, user_id)
