@@ -33,6 +33,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import Block, FriendRequest, Friendship, User
+from greycircle.admin_base import ReadOnlyAdmin
 from greycircle.games.models import Invitation, Seat
 from greycircle.moderation import pages as moderation_pages
 from greycircle.moderation import selectors as moderation_selectors
@@ -432,19 +433,10 @@ class UserAdmin(DjangoUserAdmin):
         return None
 
 
-class SearchOnlyAdmin(admin.ModelAdmin):
+class SearchOnlyAdmin(ReadOnlyAdmin):
     """Staff find and look at these, nothing more: only players make and end them (through
     accounts.friends, which keeps the rules about who may befriend whom). A block protects a
     player, so staff never lift one; a user's rows go with the user when staff delete them."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Friendship)

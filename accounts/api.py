@@ -1,4 +1,4 @@
-"""`/api/v1/me/` (the signed-in user and their settings), friends and blocks.
+"""`/api/v1/me/` (the signed-in user and their settings), guests, friends and blocks.
 
 Thin: parse, call a service or selector (accounts.friends, accounts.selectors), serialise. Each
 operation's schema lists the error codes it can answer.
@@ -6,9 +6,12 @@ operation's schema lists the error codes it can answer.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth import logout
+from allauth.headless import app_settings
+from allauth.headless.internal import sessionkit
+from django.contrib.auth import HASH_SESSION_KEY, login, logout, update_session_auth_hash
 from django.contrib.sessions.backends.base import SessionBase
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
@@ -16,13 +19,18 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 
-from accounts import friends, selectors
+from accounts import friends, guests, selectors
+from accounts.adapter import client_ip
 from accounts.data import account_data_export
 from accounts.deletion import account_delete
-from accounts.models import Block, FriendRequest, Friendship
+from accounts.errors import AccountInvalid, AccountPermissionDenied
+from accounts.models import Block, FriendRequest, Friendship, User
 from accounts.serializers import (
     AccountDataSerializer,
     AccountDeleteSerializer,
@@ -33,11 +41,16 @@ from accounts.serializers import (
     FriendRequestSentStatus,
     FriendRequestSerializer,
     FriendSerializer,
+    GuestCreateSerializer,
+    GuestSessionSerializer,
+    GuestUpgradeSerializer,
     MeSerializer,
     UsernameSerializer,
 )
 from accounts.services import user_settings_update
+from accounts.views import GUEST_BACKEND
 from greycircle.api.schema import error_response
+from greycircle.games import selectors as game_selectors
 from greycircle.notifications.presence import users_online
 
 
@@ -93,6 +106,123 @@ class MeView(GenericAPIView):
             request.auth.flush()
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- Guests: `/api/v1/guest/` and `/api/v1/me/upgrade/` ----------------------------------------
+
+
+class GuestCreateThrottle(BaseThrottle):
+    """Guest accounts made per client address: the budget the site's "Play now as a guest" uses
+    (accounts.guests.GUESTS_PER_HOUR), shared with it, so neither way makes unlimited accounts.
+    A signed-in request makes no account and is not counted."""
+
+    retry_after: int | None = None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.user.is_authenticated:
+            return True
+        self.retry_after = guests.guest_allowance_take(ip=client_ip(request._request) or "unknown")
+        return self.retry_after is None
+
+    def wait(self) -> float | None:
+        return self.retry_after
+
+
+def _session_token_login(request: Request, user: User) -> str:
+    """Sign `user` in on a new session of their own, as allauth headless signs apps in, and
+    return its key: the app's session token (X-Session-Token)."""
+    http_request = request._request
+    cookie_session, cookie_user = http_request.session, http_request.user
+    http_request.session = sessionkit.new_session()
+    try:
+        login(http_request, user, backend=GUEST_BACKEND)
+        # The token is the guest's only way in: it lasts as long as they may stay idle.
+        http_request.session.set_expiry(timedelta(days=guests.idle_days()))
+        http_request.session.save()
+        return app_settings.TOKEN_STRATEGY.create_session_token(http_request)
+    finally:
+        http_request.session, http_request.user = cookie_session, cookie_user
+
+
+class GuestCreateView(GenericAPIView):
+    serializer_class = GuestSessionSerializer
+    permission_classes = [AllowAny]
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, GuestCreateThrottle]
+
+    @extend_schema(
+        summary="Play as a guest",
+        description="Makes a guest account (a generated name like `guest-7k3x9q`, no e-mail, no "
+        "password) and signs it in: the answer's `session_token` is its `X-Session-Token`. "
+        "With `kind`, also starts a game of that kind against the easiest computer player, as "
+        'the site\'s "Play now as a guest" does. Become a full account, games and all, with '
+        "`POST /api/v1/me/upgrade/`. Until then a guest cannot befriend, invite or be invited, "
+        "and is removed after `GUESTS_IDLE_DAYS` without a request. Ten guests an hour per "
+        "client address, shared with the site.",
+        request=GuestCreateSerializer,
+        responses={
+            201: GuestSessionSerializer,
+            400: error_response("The game cannot be started as asked.", "unknown_kind"),
+            403: error_response("Signed in already: sign out first.", "already_signed_in"),
+            429: error_response(
+                "Too many guest accounts from this address; wait the seconds in `Retry-After`.",
+                "throttled",
+            ),
+        },
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        if request.user.is_authenticated:
+            raise AccountPermissionDenied("already_signed_in", "You are signed in already.")
+        serializer = GuestCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        kind = serializer.validated_data.get("kind")
+        if kind is None:
+            guest, game = guests.guest_create(), None
+        else:
+            guest, game = guests.guest_game_start(user=None, kind=kind)
+        token = _session_token_login(request, guest)
+        body = {
+            "session_token": token,
+            "user": MeSerializer(guest).data,
+            "game": None if game is None else game_selectors.game_view_for(game=game, viewer=guest),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GuestUpgradeView(GenericAPIView):
+    serializer_class = GuestUpgradeSerializer
+
+    @extend_schema(
+        summary="Become a full account",
+        description="A guest picks a username, e-mail address and password, checked as sign-up "
+        "checks them (`fields` says what is wrong). The same account becomes a full one, so "
+        "every game, rating and statistic stays; the address is unverified and gets a "
+        "confirmation mail. The session token (or session) stays valid, for the site's usual "
+        "session length from now on.",
+        request=GuestUpgradeSerializer,
+        responses={
+            200: MeSerializer,
+            400: error_response(
+                "Not a guest, or a field is not valid.", "invalid", "not_a_guest", "username_taken"
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        user = request.user
+        if not user.is_guest:
+            raise AccountInvalid("not_a_guest", "This account is not a guest account.")
+        serializer = GuestUpgradeSerializer(data=request.data, context={"user": user})
+        serializer.is_valid(raise_exception=True)
+        address = guests.guest_upgrade(user=user, **serializer.validated_data)
+        if isinstance(request.auth, SessionBase):  # an app's session token: keep it valid
+            request.auth[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            request.auth.set_expiry(None)
+            request.auth.save()
+        else:  # a browser's session: the new password keeps it signed in
+            update_session_auth_hash(request._request, user)
+            request._request.session.set_expiry(None)
+        address.send_confirmation(request._request, signup=True)
+        return Response(MeSerializer(user).data)
 
 
 class MeDataView(GenericAPIView):

@@ -1,10 +1,17 @@
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
+from accounts.forms import GuestUpgradeForm
 from accounts.models import FriendRequest, Friendship, User
 from greycircle.games.models import GameStatus
 from greycircle.games.serializers import (
+    GameEnvelopeSerializer,
+    KindField,
     MoveLogEntrySerializer,
     OutcomeSerializer,
     SeatSerializer,
@@ -26,6 +33,74 @@ class MeSerializer(serializers.ModelSerializer):
             *User.EMAIL_PREFERENCES,
         ]
         read_only_fields = ["id", "username", "email", "date_joined", "is_guest"]
+
+
+# --- Guests: an account in one request, and becoming a full account ---------------------------
+
+
+class GuestCreateSerializer(serializers.Serializer):
+    """`POST /api/v1/guest/`: a guest account, optionally with a game against the computer."""
+
+    kind = KindField(
+        required=False,
+        help_text="Also start a game of this kind against the easiest computer player, as the "
+        'site\'s "Play now as a guest" does. Leave out for the account alone.',
+    )
+
+
+class GuestSessionSerializer(serializers.Serializer):
+    """The new guest, signed in: its session token, itself and the game it started, if any."""
+
+    session_token = serializers.CharField(
+        help_text="Send it as `X-Session-Token` on every API request and on the WebSocket "
+        "handshake, as a token from allauth headless. It is the guest's only way in: it lasts "
+        "`GUESTS_IDLE_DAYS` (default 30) and each day's first request renews it."
+    )
+    user = MeSerializer()
+    game = GameEnvelopeSerializer(
+        allow_null=True, help_text="The game started against the computer; null without `kind`."
+    )
+
+
+# The upgrade form's fields -> the API's (its two password boxes are one `password` here).
+_UPGRADE_FORM_FIELDS = {"password1": "password", "password2": "password"}
+
+
+class GuestUpgradeSerializer(serializers.Serializer):
+    """A guest's new username, e-mail address and password, checked as sign-up checks them."""
+
+    # Checked by the site's own upgrade form (accounts.forms.GuestUpgradeForm), so exactly as
+    # the site does: look-alike and reserved names, the address as sign-up treats it, Django's
+    # password validators. Needs `user` (the guest) in the context.
+
+    username = serializers.CharField(max_length=User._meta.get_field("username").max_length)
+    email = serializers.EmailField()
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, str]:
+        password = attrs["password"]
+        form = GuestUpgradeForm(
+            data={
+                "username": attrs["username"],
+                "email": attrs["email"],
+                "password1": password,
+                "password2": password,
+            },
+            user=self.context["user"],
+        )
+        if not form.is_valid():
+            errors: dict[str, list[str]] = {}
+            for name, messages in form.errors.items():
+                key = _UPGRADE_FORM_FIELDS.get(name, name)
+                if key == NON_FIELD_ERRORS:
+                    key = api_settings.NON_FIELD_ERRORS_KEY
+                errors.setdefault(key, []).extend(str(message) for message in messages)
+            raise serializers.ValidationError(errors)
+        return {
+            "username": form.cleaned_data["username"],
+            "email": form.cleaned_data["email"],
+            "password": form.cleaned_data["password1"],
+        }
 
 
 # --- Friends and blocks -----------------------------------------------------------------------

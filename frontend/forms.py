@@ -14,7 +14,7 @@ from django.utils.text import capfirst
 from rest_framework import serializers
 
 from accounts.selectors import username_key, users_by_username
-from greycircle.games.models import DaysPerMove
+from greycircle.games.models import DaysPerMove, OnDecline
 from greycircle.games.registry import GameKind
 from greycircle.games.services import SeatSpec
 
@@ -94,8 +94,9 @@ def _messages(errors: Any) -> list[str]:
 
 
 class NewGameForm(forms.Form):
-    """Seats 1.. of a new game (a computer at some level, an open seat, a friend, or nobody) and
-    the kind's options.
+    """Seats 1.. of a new game (a computer at some level, an open seat, a friend, or nobody), the
+    time per move, what a declined invitation does (`on_decline`, as the API takes it) and the
+    kind's options.
 
     `cleaned_data["opponents"]` holds the seats and `cleaned_data["options"]` the options as the
     API takes them (JSON values, checked by the kind's options serializer); the engine's
@@ -143,6 +144,17 @@ class NewGameForm(forms.Form):
                 else ""
             )
             + ". No limit against computers.",
+        )
+        # As the API's `on_decline`; it matters only when the game invites someone.
+        self.fields["on_decline"] = forms.TypedChoiceField(
+            label="If an invitation is declined",
+            choices=OnDecline.choices,
+            coerce=OnDecline,
+            required=False,  # left out: the default
+            empty_value=OnDecline.CANCEL,
+            initial=OnDecline.CANCEL,
+            help_text="What a declined, withdrawn or expired invitation does: cancel the game, "
+            "or open that seat to anyone who wants to join.",
         )
         self.option_names: list[str] = []
         serializer_class = game_kind.options_serializer

@@ -195,6 +195,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     options=form.cleaned_data["options"],
                     unlisted=request.POST.get("unlisted") == "on",
                     days_per_move=form.cleaned_data["days_per_move"],
+                    on_decline=form.cleaned_data["on_decline"],
                 )
             except GameError as error:
                 form.add_error(None, error.detail)

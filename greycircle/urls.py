@@ -3,7 +3,15 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
-from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, MeDataView, MeView
+from accounts.api import (
+    BlockViewSet,
+    FriendRequestViewSet,
+    FriendViewSet,
+    GuestCreateView,
+    GuestUpgradeView,
+    MeDataView,
+    MeView,
+)
 from greycircle.api import handlers
 from greycircle.games.api import GameViewSet, InvitationViewSet
 from greycircle.notifications.api import NotificationViewSet
@@ -24,6 +32,8 @@ router.register("notifications", NotificationViewSet, basename="notification")
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
     path("me/data/", MeDataView.as_view(), name="me-data"),
+    path("me/upgrade/", GuestUpgradeView.as_view(), name="me-upgrade"),
+    path("guest/", GuestCreateView.as_view(), name="guest"),
     path("leaderboards/<slug:kind>/", LeaderboardView.as_view(), name="leaderboard"),
     path("users/<str:username>/", ProfileView.as_view(), name="profile"),
     *router.urls,

@@ -25,6 +25,14 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.LazyFunction(password_hash)
 
 
+def befriend(a, b):
+    """`a` asks `b` to be friends and `b` accepts (through the services); the friendship."""
+    from accounts import friends
+
+    sent = friends.friend_request_send(sender=a, username=b.username)
+    return friends.friend_request_accept(user=b, request_id=sent.request.pk)
+
+
 def let_anyone_invite(*users) -> None:
     """Turn on `accept_invitations_from_anyone` for `users` (in the database and in memory)."""
     for user in users:

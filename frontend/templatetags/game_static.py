@@ -76,6 +76,14 @@ def kinds_with_rules() -> list[registry.GameKind]:
     return [game_kind for game_kind in registry.all_kinds() if game_kind.rules_template]
 
 
+@register.simple_tag
+def leaderboard_link() -> str:
+    """The navigation's "Leaderboards": the first kind's leaderboard, whose page has a tab for
+    each other kind ("" while no kind is registered)."""
+    kinds = registry.all_kinds()
+    return reverse("leaderboard", args=[kinds[0].kind]) if kinds else ""
+
+
 def module_paths() -> dict[str, str]:
     """Every ES module the pages import: import-map name -> static path."""
     paths = dict(SHARED_MODULES)

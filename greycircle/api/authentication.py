@@ -13,6 +13,18 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
 
     allow_invalid_session_tokens = False
 
+    def authenticate(self, request):
+        result = super().authenticate(request)
+        if result is not None:
+            # A guest's token is their only way in: each day's first request renews it, as the
+            # guest_activity middleware renews a browser's session.
+            from accounts.middleware import guest_session_keep
+
+            user, session = result
+            if guest_session_keep(session=session, user=user):
+                session.save()
+        return result
+
 
 class SessionTokenScheme(OpenApiAuthenticationExtension):
     target_class = "greycircle.api.authentication.SessionTokenAuthentication"

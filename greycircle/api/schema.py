@@ -15,7 +15,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse
 
 from greycircle.api.errors import DEFAULT_CODES
-from greycircle.api.serializers import ErrorSerializer
+from greycircle.api.serializers import FIELD_ERRORS, FIELD_ERRORS_SCHEMA, ErrorSerializer
 
 ERROR_SCHEMA = "Error"
 _CODES_SENTENCE = re.compile(r"\s*Error codes: (`[a-z_]+`(?:, `[a-z_]+`)*)\.$")
@@ -74,6 +74,7 @@ def declare_common_errors(
     error = {"application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_SCHEMA}"}}}
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault(ERROR_SCHEMA, _ERROR_COMPONENT)
+    schemas.setdefault(FIELD_ERRORS, FIELD_ERRORS_SCHEMA)
     for methods in result.get("paths", {}).values():
         for method, operation in methods.items():
             if not isinstance(operation, dict) or "responses" not in operation:

@@ -1,6 +1,37 @@
 """The API's one error shape, for the schema (`greycircle.api.errors` builds the errors)."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+# The component `fields` refers to; `greycircle.api.schema.declare_common_errors` adds it.
+FIELD_ERRORS = "FieldErrors"
+FIELD_ERRORS_SCHEMA = {
+    "type": "object",
+    "description": "Messages per field of the request, keyed by the field's name "
+    "(`non_field_errors` for the object as a whole). A field's value is the list of its "
+    "messages; a nested object, list or map has the same again for its members instead: an "
+    "object keyed by member name, index or key, or for a list of objects one entry per item "
+    '(`{}` for the valid ones), e.g. `{"seats": [{"user": ["No player is called nobody."]}]}`.',
+    "additionalProperties": {
+        "oneOf": [
+            {
+                "type": "array",
+                "items": {
+                    "oneOf": [
+                        {"type": "string"},
+                        {"$ref": f"#/components/schemas/{FIELD_ERRORS}"},
+                    ]
+                },
+            },
+            {"$ref": f"#/components/schemas/{FIELD_ERRORS}"},
+        ]
+    },
+}
+
+
+@extend_schema_field({"$ref": f"#/components/schemas/{FIELD_ERRORS}"})
+class FieldErrorsField(serializers.DictField):
+    """DRF's validation messages per field, as `FieldErrors` describes them."""
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -22,6 +53,6 @@ class ErrorSerializer(serializers.Serializer):
 
 
 # "fields" would shadow Serializer.fields, so the member is declared after the class.
-ErrorSerializer._declared_fields["fields"] = serializers.DictField(
-    required=False, help_text="Per-field messages for invalid input."
+ErrorSerializer._declared_fields["fields"] = FieldErrorsField(
+    required=False, help_text="With invalid: the messages per field of the request."
 )

@@ -33,6 +33,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import ngettext
 
+from greycircle.admin_base import GameRecordAdmin
 from greycircle.games import registry
 from greycircle.games.errors import GameInvalid, GameNotFound
 from greycircle.games.models import Game, GameStatus, Invitation, Move, Seat
@@ -482,7 +483,7 @@ class GameAdmin(GameAdminBase):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(GameRecordAdmin):
     """Invitations to games, to look up: who invited whom, to which game, with what answer.
 
     Read-only: only players make and answer invitations (greycircle.games.invitations). It shows
@@ -517,31 +518,3 @@ class InvitationAdmin(admin.ModelAdmin):
         "expires_at",
         "answered_at",
     )
-    readonly_fields = fields
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Invitation]:
-        # The game's number, kind and status are shown; its state (every hand) is not even read.
-        # All of list_select_related here: the change list adds it only to a queryset with none.
-        return (
-            super()
-            .get_queryset(request)
-            .select_related(*self.list_select_related)
-            .defer("game__state")
-        )
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Invitation | None = None) -> bool:
-        return False
-
-    @admin.display(description="game", ordering="game_id")
-    def game_link(self, invitation: Invitation) -> str:
-        game = invitation.game
-        url = reverse(f"{self.admin_site.name}:games_game_change", args=[game.pk])
-        return format_html(
-            '<a href="{}">Game #{}</a> ({}, {})', url, game.pk, game.kind, game.get_status_display()
-        )

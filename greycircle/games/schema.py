@@ -20,6 +20,7 @@ from greycircle.games.serializers import (
     GameCreateSerializer,
     GameEnvelopeSerializer,
     GameSummarySerializer,
+    KindField,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
     OneOfSerializer,
@@ -235,6 +236,31 @@ class EnumFieldExtension(OpenApiSerializerFieldExtension):
         )
         auto_schema.registry.register_on_missing(null)
         return {"oneOf": [component.ref, null.ref]}
+
+
+class KindFieldExtension(OpenApiSerializerFieldExtension):
+    """A `KindField` is a reference to `GameKindEnum`, the kinds registered: one name wherever
+    a game kind is asked for (starting a guest's game, a record, the lists' filters)."""
+
+    target_class = KindField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> Any:
+        component = ResolvedComponent(
+            name="GameKindEnum",
+            type=ResolvedComponent.SCHEMA,
+            object="GameKindEnum",
+            schema={
+                "type": "string",
+                "enum": [game_kind.kind for game_kind in registry.all_kinds()],
+                "description": "A game kind: "
+                + ", ".join(
+                    f"`{game_kind.kind}` ({game_kind.title})" for game_kind in registry.all_kinds()
+                )
+                + ".",
+            },
+        )
+        auto_schema.registry.register_on_missing(component)
+        return component.ref
 
 
 class ShapeSerializerExtension(OpenApiSerializerExtension):

@@ -3,18 +3,16 @@ audit log is written by the moderation services only, never added to, edited or 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from greycircle.admin_base import ReadOnlyAdmin
 from greycircle.moderation.models import ModerationAction
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(ReadOnlyAdmin):
     list_display = ("created", "actor", "action", "description", "target", "reason")
     list_display_links = ("created",)
     list_filter = ("action", "created")
@@ -25,16 +23,6 @@ class ModerationActionAdmin(admin.ModelAdmin):
     list_select_related = ("actor", "user")
     date_hierarchy = "created"
     fields = ("created", "actor", "action", "description", "target", "reason")
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="acted on")
     def target(self, entry: ModerationAction) -> str:

@@ -10,7 +10,7 @@ import pytest
 from accounts import friends, selectors
 from accounts.errors import AccountError
 from accounts.models import Block, FriendRequest, Friendship
-from tests.factories import UserFactory
+from tests.factories import UserFactory, befriend
 
 
 @pytest.fixture
@@ -31,11 +31,6 @@ def refused(code: str, status: int) -> Iterator[pytest.ExceptionInfo[AccountErro
         yield info
     assert info.value.code == code, info.value.detail
     assert info.value.status == status
-
-
-def befriend(a, b):
-    sent = friends.friend_request_send(sender=a, username=b.username)
-    return friends.friend_request_accept(user=b, request_id=sent.request.pk)
 
 
 @pytest.mark.django_db

@@ -108,3 +108,20 @@ def test_pages_fit_a_375px_phone_screen(new_page, log_in):
     for url in ("/", "/settings/", "/accounts/email/", "/accounts/password/change/"):
         page.goto(url)
         fits_width(page, 375)
+
+
+def test_the_navigation_reaches_the_leaderboards_and_my_profile_on_a_phone(new_page, log_in):
+    UserFactory(username="a-rather-long-username-indeed")
+    page = new_page(**PHONE)
+    log_in(page, "a-rather-long-username-indeed", PASSWORD)
+    page.goto("/")
+    nav = page.get_by_role("navigation", name="Main")
+
+    nav.get_by_role("link", name="Leaderboards").click()
+    expect(page.get_by_role("heading", name="Circles leaderboard")).to_be_visible()
+    fits_width(page, 375)
+
+    nav.get_by_role("link", name="Profile").click()
+    expect(page).to_have_url(re.compile(r"/u/a-rather-long-username-indeed/$"))
+    expect(nav.get_by_role("link", name="Profile")).to_have_attribute("aria-current", "page")
+    fits_width(page, 375)

@@ -98,7 +98,7 @@ def test_sign_up_and_play_a_three_player_game_against_two_computers_to_the_end(p
     first = place_by_click(page)
     name = page.locator(f".cirkis-tray__piece[data-piece={first['piece']}] .cirkis-tray__name")
     piece_name = name.inner_text()
-    expect(page.locator(".move-list li").first).to_contain_text("1. ana placed a")
+    expect(page.locator(".move-list li").first).to_contain_text("1. You placed a")
     expect(page.locator(".move-list li").first).to_contain_text(piece_name)
     for field in first["fields"]:
         expect(page.locator(f".cirkis-piece--p0[data-field='{field}']")).to_have_count(1)
@@ -160,7 +160,7 @@ def test_a_phone_shows_the_whole_board_and_a_second_tap_places_the_piece(new_pag
     assert envelope(page)["version"] == version
     page.touchscreen.tap(x, y)
     page.wait_for_function(f"window.greyCircleGame.envelope.version > {version}")
-    expect(page.locator(".move-list li").first).to_contain_text("1. ben placed")
+    expect(page.locator(".move-list li").first).to_contain_text("1. You placed")
     expect(preview).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
@@ -184,4 +184,4 @@ def test_choose_a_piece_and_place_it_with_the_keyboard(page: Page, log_in):
     version = envelope(page)["version"]
     board.press("Enter")
     page.wait_for_function(f"window.greyCircleGame.envelope.version > {version}")
-    expect(page.locator(".move-list li").first).to_contain_text("1. cy placed")
+    expect(page.locator(".move-list li").first).to_contain_text("1. You placed")

@@ -67,7 +67,10 @@ def end_turn_and_wait_for_the_computers(page: Page) -> None:
         timeout=COMPUTERS_WITHIN_MS,
     )
     expect(page.locator("#status")).to_have_text("Your turn.")
-    expect(page.locator("#notice")).to_have_text("It's your turn.")
+    # What you drew is still told when your turn comes back, however quick the computers were.
+    yours = log(page).nth(entries).inner_text()
+    drew = f"{yours}. " if yours.startswith("You drew") else ""
+    expect(page.locator("#notice")).to_have_text(f"{drew}It's your turn.")
     move_list_current(page)
     seats_who_acted = {text.split(" ", 3)[2] for text in log(page).all_inner_texts()[entries + 1 :]}
     assert seats_who_acted == {"#2", "#3"}, "both computers took their turns"
@@ -90,6 +93,11 @@ def test_sign_up_and_play_two_easy_computers_by_drag_and_by_clicks(page: Page, s
     expect(page.locator(".kc-opponent").first).to_contain_text("7 cards")
     expect(page.locator(".player__score")).to_have_text(["7 cards", "7 cards", "7 cards"])
     expect(page.locator(".kc-stock__count")).to_have_text("27")
+    # The players list names the computers as the log does; a person's name leads to the profile.
+    players = page.locator("#seats .player__name")
+    expect(players).to_have_text(["kim (you)", "Computer (easy) #2", "Computer (easy) #3"])
+    expect(page.locator("#seats a")).to_have_count(1)
+    expect(players.first.get_by_role("link", name="kim")).to_have_attribute("href", "/u/kim/")
 
     ways = ["drag", "click"]
     for _ in range(MAX_TURNS):

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from frontend.forms import NewGameForm
 from greycircle.games import registry
 from greycircle.games.engine import IllegalMove
+from greycircle.games.models import OnDecline
 from greycircle.games.serializers import JsonBooleanField, ShapeSerializer
 from tests.games.tictactoe import GAME_KIND as TICTACTOE
 from tests.games.tictactoe import TicTacToe
@@ -188,3 +189,27 @@ def test_a_friends_seat_needs_a_username():
 
     assert not form.is_valid()
     assert form.errors["username_1"] == ["Type your friend's username."]
+
+
+def test_a_declined_invitation_cancels_the_game_unless_the_form_says_otherwise():
+    form = form_for("circles", {"circles-seat_1": "ai:easy"})
+    on_decline = form["on_decline"]
+
+    assert on_decline.label == "If an invitation is declined"
+    assert on_decline.initial == OnDecline.CANCEL
+    assert [value for value, _ in on_decline.field.choices] == ["cancel", "open_seat"]
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["on_decline"] == OnDecline.CANCEL
+
+    form = form_for("circles", {"circles-seat_1": "ai:easy", "circles-on_decline": "open_seat"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["on_decline"] == OnDecline.OPEN_SEAT
+
+
+def test_an_unknown_on_decline_is_refused():
+    form = form_for("circles", {"circles-seat_1": "ai:easy", "circles-on_decline": "shrug"})
+
+    assert not form.is_valid()
+    assert form.errors["on_decline"] == [
+        "Select a valid choice. shrug is not one of the available choices."
+    ]

@@ -134,6 +134,31 @@ def test_starting_a_game_from_the_form_opens_its_page(client, alice, bob):
     assert list(game.invitations.values_list("invitee", "status")) == [(bob.pk, "pending")]
 
 
+def test_the_form_chooses_what_a_declined_invitation_does(client, alice, bob):
+    let_anyone_invite(bob)
+    client.force_login(alice)
+    html = play_form(client.get("/play/").content.decode(), "circles")
+    assert re.search(
+        r'<div class="new-game__on-decline" data-on-decline>.*?"circles-on_decline"', html, re.S
+    )
+    assert '<option value="cancel" selected>Cancel the game</option>' in html
+
+    response = client.post(
+        "/play/",
+        {
+            "kind": "circles",
+            "circles-seat_1": "user",
+            "circles-username_1": "bob",
+            "circles-on_decline": "open_seat",
+        },
+    )
+
+    assert response.status_code == 302
+    assert list(Game.objects.get().invitations.values_list("on_decline", flat=True)) == [
+        "open_seat"
+    ]
+
+
 def test_inviting_a_stranger_from_the_form_is_a_form_error(client, alice, bob):
     client.force_login(alice)
     response = client.post(
@@ -491,3 +516,48 @@ def test_watch_lists_live_games_between_people_but_never_unlisted_ones(client, a
     assert list_ids(html) == [live.pk]
     assert f'href="/games/{live.pk}/"' in html
     assert client.get(f"/games/{hidden.pk}/").status_code == 200  # with its link
+
+
+# --- navigation -----------------------------------------------------------------------------
+
+
+def nav_links(html: str) -> dict[str, str]:
+    """The main navigation's links: text -> the whole <a> tag (to check href and aria-current)."""
+    nav = re.search(r'<nav class="site-nav" aria-label="Main">.*?</nav>', html, flags=re.S)
+    assert nav, html
+    return {
+        text.strip(): tag
+        for tag, text in re.findall(r"(<a [^>]*>)([^<]*)", nav.group(0))
+        if text.strip()
+    }
+
+
+def test_the_navigation_links_to_the_leaderboards_for_everyone(client, alice):
+    first = registry.all_kinds()[0].kind
+    links = nav_links(client.get("/").content.decode())
+    assert f'href="/leaderboard/{first}/"' in links["Leaderboards"]
+    assert "Profile" not in links
+
+    client.force_login(alice)
+    links = nav_links(client.get("/").content.decode())
+    assert f'href="/leaderboard/{first}/"' in links["Leaderboards"]
+    assert "aria-current" not in links["Leaderboards"]
+    # Every kind's leaderboard marks the link as the page the player is on.
+    for game_kind in registry.all_kinds():
+        page = client.get(f"/leaderboard/{game_kind.kind}/").content.decode()
+        assert 'aria-current="page"' in nav_links(page)["Leaderboards"]
+
+
+def test_the_navigation_links_to_the_signed_in_players_profile(client, alice, bob):
+    client.force_login(alice)
+
+    links = nav_links(client.get("/").content.decode())
+
+    assert 'href="/u/alice/"' in links["Profile"]
+    assert "aria-current" not in links["Profile"]
+    assert client.get("/u/alice/").status_code == 200
+    # Current on the player's own profile, not on somebody else's.
+    assert 'aria-current="page"' in nav_links(client.get("/u/alice/").content.decode())["Profile"]
+    assert "aria-current" not in nav_links(client.get("/u/bob/").content.decode())["Profile"]
+    # The short label keeps the navigation narrow on a phone, whatever the name's length.
+    assert list(links)[-2:] == ["Profile", "Settings"]

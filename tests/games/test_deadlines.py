@@ -18,6 +18,7 @@ from greycircle.games.models import DeadlineNotice, Game, GameStatus, Move
 from greycircle.games.services import SeatSpec
 from greycircle.ratings.models import RatingChange
 from tests.factories import game_started
+from tests.games.conftest import refusal
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
@@ -28,16 +29,6 @@ DAY = timedelta(days=1)
 def duel(alice, bob):
     """alice (seat 0, to move) against bob, three days per move."""
     return game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-
-
-@pytest.fixture
-def notifications(monkeypatch) -> list[tuple[int, str, dict]]:
-    sent: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(
-        "greycircle.games.events.notify",
-        lambda *, user_id, event, **data: sent.append((user_id, event, data)),
-    )
-    return sent
 
 
 def fresh(game: Game) -> Game:
@@ -54,12 +45,6 @@ def play(game: Game, user, cell: int) -> Game:
     return services.move_submit(
         game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
     )
-
-
-def refusal(error_class, call, **kwargs) -> str:
-    with pytest.raises(error_class) as refused:
-        call(**kwargs)
-    return refused.value.code
 
 
 # --- the deadline --------------------------------------------------------------------------------
@@ -107,7 +92,7 @@ def test_a_time_per_move_other_than_1_3_or_7_days_is_refused(alice, bob):
         kind="tictactoe",
         opponents=[SeatSpec(ai_level="first")],
         days_per_move=2,
-    )
+    ).code
     assert code == "bad_days_per_move"
 
 
@@ -187,10 +172,10 @@ def test_claiming_a_win_before_time_is_up_is_refused(duel, bob):
 
 def test_only_another_player_of_the_game_may_claim(duel, alice, carol):
     time_up(duel)
-    assert refusal(GamePermissionDenied, game_claim_win, game_id=duel.pk, user=carol) == (
+    assert refusal(GamePermissionDenied, game_claim_win, game_id=duel.pk, user=carol).code == (
         "not_a_player"
     )
-    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=alice) == "your_turn"
+    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=alice).code == "your_turn"
 
 
 def test_when_time_is_up_the_opponent_claims_the_win(duel, alice, bob):
@@ -206,17 +191,17 @@ def test_when_time_is_up_the_opponent_claims_the_win(duel, alice, bob):
     assert won.move_deadline is None
     assert won.version == duel.version + 1
     assert RatingChange.objects.filter(game=won).count() == 2
-    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=bob) == "game_not_active"
+    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=bob).code == "game_not_active"
 
 
 def test_the_claim_takes_a_now_and_the_late_player_may_still_move_until_claimed(duel, alice, bob):
     moved = play(time_up(duel), alice, 4)
     late = timezone.now() + timedelta(hours=1)
     # A new deadline: bob's own, so nobody can claim.
-    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=alice, now=late) == (
+    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=alice, now=late).code == (
         "time_not_up"
     )
-    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=bob, now=late) == (
+    assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=bob, now=late).code == (
         "your_turn"
     )
     assert moved.to_move == 1
@@ -227,7 +212,7 @@ def test_nobody_claims_against_a_computer(alice):
         creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
     )
     game = play(game, alice, 4)  # the computer is to move
-    assert refusal(GameInvalid, game_claim_win, game_id=game.pk, user=alice) == "no_deadline"
+    assert refusal(GameInvalid, game_claim_win, game_id=game.pk, user=alice).code == "no_deadline"
 
 
 # --- the periodic check: time up ---------------------------------------------------------------
@@ -299,7 +284,9 @@ def test_in_kings_corner_for_two_the_win_is_claimed_as_anywhere(alice, bob):
 def test_in_kings_corner_for_three_nobody_wins_on_time(table, bob):
     game = time_up(table)
     assert selectors.game_view_for(game=game, viewer=bob)["can_claim"] is False
-    assert refusal(GameInvalid, game_claim_win, game_id=table.pk, user=bob) == ("takeover_instead")
+    assert refusal(GameInvalid, game_claim_win, game_id=table.pk, user=bob).code == (
+        "takeover_instead"
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -329,7 +316,7 @@ def test_in_kings_corner_for_three_a_computer_takes_the_absent_players_seat_and_
         user=alice,
         move={"action": "end_turn"},
         expected_version=game.version,
-    )
+    ).code
     assert code == "seat_taken_over"
     assert not selectors.games_for_user(user=alice, which="my_turn").exists()
     assert not deadlines_check(now=now)

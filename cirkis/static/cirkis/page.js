@@ -200,7 +200,7 @@ export function mount(container, context) {
   const myTurn = () => current?.status === "active" && mySeat() !== null && current.to_move === mySeat();
   // "You" for the viewer (unless `you` is false); two players of one name get their colour too.
   function seatName(seat, you = true, envelope = current) {
-    if (you && seat === mySeat()) return "You";
+    if (you && seat === (envelope?.you ?? null)) return "You";
     const seats = envelope?.seats ?? [];
     const name = seats[seat]?.name ?? `Seat ${seat + 1}`;
     const twins = seats.filter((other) => other.name === name).length > 1;
@@ -593,28 +593,28 @@ export function mount(container, context) {
     return shapes[label]?.name ?? label;
   }
 
-  function completionText(done, you = true) {
+  function completionText(done, you = true, envelope = current) {
     const awards = Object.entries(done.scores ?? {})
       .map(([seat, points]) => [Number(seat), points])
       .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const name = shapeName(done.shape);
     if (!awards.length) return `${name} completed: nobody scores.`;
     const [first, ...rest] = awards;
-    const to = (seat) => (you && seat === mySeat() ? "you" : seatName(seat, you));
+    const to = (seat) => (you && seat === envelope?.you ? "you" : seatName(seat, you, envelope));
     let text = `+${first[1]} ${name} to ${to(first[0])}`;
     for (const [seat, points] of rest) text += `, +${points} to ${to(seat)}`;
     if (done.majority === null) text += " (tied for the most)";
     return text;
   }
 
-  function eventTexts(events, you) {
+  function eventTexts(events, you, envelope = current) {
     const texts = [];
     for (const event of events ?? []) {
-      const who = event.seat !== undefined ? seatName(event.seat, you) : "";
-      const isYou = you && event.seat === mySeat();
+      const who = event.seat !== undefined ? seatName(event.seat, you, envelope) : "";
+      const isYou = you && event.seat === envelope?.you;
       switch (event.type) {
         case "completed":
-          texts.push(completionText(event, you));
+          texts.push(completionText(event, you, envelope));
           break;
         case "free_turn":
           texts.push(
@@ -664,6 +664,10 @@ export function mount(container, context) {
       redraw();
     },
     seatMarker: marker,
+    // The players list names seats as the log does: two of one name get their colours.
+    playerName(envelope, seat) {
+      return seatName(seat, false, envelope);
+    },
     seatScore(envelope, seat) {
       return envelope.state ? envelope.state.scores[seat] : null;
     },
@@ -682,9 +686,10 @@ export function mount(container, context) {
       logSeen = entry.number;
       for (const id of entry.fields ?? []) pieceOf.set(id, { number: entry.number, seat: entry.seat });
       queueBorders();
-      const name = seatName(entry.seat, false, envelope);
+      // "You" for the viewer's own moves, as the other games' logs say.
+      const name = seatName(entry.seat, true, envelope);
       const piece = pieces[entry.piece]?.name ?? entry.piece;
-      const texts = eventTexts(entry.events, false);
+      const texts = eventTexts(entry.events, true, envelope);
       return [`${entry.number}. ${name} placed ${article(piece)} ${piece}`, ...texts].join("; ");
     },
   };

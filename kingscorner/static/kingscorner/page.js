@@ -81,6 +81,7 @@ export function mount(container, context) {
   let changed = new Set(); // piles that changed in the newest envelope (they flash once)
   let press = null; // a pointer held down on a card or a pile: maybe the start of a drag
   let suppressClick = false; // the click that follows a drag is not a selection
+  let drewNote = null; // "You drew 7♥.": shown again with "It's your turn.", so it stays until you play
 
   // --- what the server allows (only from legal_moves) ------------------------------------------
 
@@ -557,6 +558,7 @@ export function mount(container, context) {
     seatMarker() {
       return cardBack("kc-card--mini kc-seat-marker");
     },
+    playerName,
     seatScore(envelope, seat) {
       const state = envelope.state;
       if (!state) return null;
@@ -587,10 +589,16 @@ export function mount(container, context) {
       ) {
         const had = new Set(before.hand);
         const card = state.hand.find((c) => !had.has(c));
-        if (card) notes.push(`You drew ${cardText(card)}.`);
+        if (card) {
+          drewNote = `You drew ${cardText(card)}.`;
+          notes.push(drewNote);
+        }
       }
       const yours = envelope.you !== null && state.to_move === envelope.you;
       if (envelope.status === "active" && yours && previous.to_move !== envelope.you) {
+        // The others' turns may take a second or a day: what you drew is still news.
+        if (drewNote) notes.push(drewNote);
+        drewNote = null;
         notes.push("It's your turn.");
       }
       return notes;

@@ -9,6 +9,7 @@
 //   describeMove(entry, envelope)       one line of the move list
 //   describeOutcome(outcome, envelope)  how the game was won, e.g. "by going out"; "" for nothing
 //   seatMarker(seat), seatScore(envelope, seat), notices(envelope, previous), record(envelope)
+//   playerName(envelope, seat)          a seat's name as the kind's log words it ("Computer (easy) #2")
 // Everything but render is optional: the page has a plain wording for whatever a kind leaves out.
 
 import { ApiError, GameClient } from "greycircle/game-client";
@@ -38,9 +39,17 @@ function notify(message, kind = "info") {
   notice.hidden = !message;
 }
 
+// The kind's renderer, once mounted: it may word the seats' names (`playerName`).
+let kind = {};
+
+/** A seat's name as the kind words it (computers of one level told apart), else the server's. */
+function playerName(envelope, index) {
+  return kind.playerName?.(envelope, index) ?? envelope.seats[index].name;
+}
+
 function seatName(envelope, index) {
   if (index === envelope.you) return "You";
-  return envelope.seats[index].name;
+  return playerName(envelope, index);
 }
 
 /** How the game was won, in the kind's words if it has some, else the platform's. */
@@ -95,16 +104,17 @@ function statusLine(envelope, renderer) {
       if (winners.length > 1) {
         return `Game over: ${winners.map((w) => seatName(envelope, w)).join(" and ")} share the win.`;
       }
-      const winner = winners[0] === envelope.you ? "You win" : `${envelope.seats[winners[0]].name} wins`;
+      const winner = winners[0] === envelope.you ? "You win" : `${playerName(envelope, winners[0])} wins`;
       const how = outcomeWords(envelope, renderer);
       return how ? `Game over: ${winner} ${how}.` : `Game over: ${winner}.`;
     }
     default: {
       const seat = envelope.seats[envelope.to_move];
+      const name = playerName(envelope, envelope.to_move);
       // A seat the computer took over is the computer's to play, even the viewer's own.
-      if (seat.ai_level) return `${seat.name} is thinking…`;
+      if (seat.ai_level) return `${name} is thinking…`;
       if (envelope.to_move === envelope.you) return "Your turn.";
-      return `${seat.name}'s turn.`;
+      return `${name}'s turn.`;
     }
   }
 }
@@ -153,10 +163,21 @@ function renderSeats(envelope, renderer) {
       if (marker) item.append(marker);
       const name = document.createElement("span");
       name.className = "player__name";
-      name.textContent = seat.seat === envelope.you ? `${seat.name} (you)` : seat.name;
+      // A person's name leads to their profile; computers and deleted players have none.
+      const shown = playerName(envelope, seat.seat);
+      if (seat.user) {
+        const link = document.createElement("a");
+        link.className = "player__link";
+        link.href = `/u/${encodeURIComponent(seat.user)}/`;
+        link.textContent = shown;
+        name.append(link);
+      } else {
+        name.textContent = shown;
+      }
+      if (seat.seat === envelope.you) name.append(" (you)");
       if (envelope.status === "open" && pendingInvitations(envelope).some((i) => i.seat === seat.seat)) {
         item.classList.add("player--invited");
-        name.textContent += " (invited)";
+        name.append(" (invited)");
       }
       item.append(name);
       const score = renderer.seatScore?.(envelope, seat.seat);
@@ -202,6 +223,8 @@ function renderActions(envelope) {
 }
 
 function renderMoves(moves, envelope, renderer) {
+  // No empty log (nor an empty transcript) before the first move.
+  $("#moves-section").hidden = moves.length === 0;
   const list = $("#moves");
   list.replaceChildren(
     ...moves.map((entry) => {
@@ -249,6 +272,7 @@ async function main() {
     },
   };
   const renderer = module.mount($("#board"), context);
+  kind = renderer;
 
   function render(envelope, previous) {
     renderer.render(envelope, previous);
