@@ -7,23 +7,39 @@ visitor's cookie. Apps send no cookie and authenticate with the token instead.
 
 A credential that is presented but refused (an inactive account, a cookie from a foreign origin)
 sets `scope["auth_refused"]`, so the consumers can close with 4403 rather than 4401.
+
+The lookups (the session, its user) run on the sockets' own threads (greycircle.socket_threads),
+in one trip, never on the thread of the process's sync views: a burst of reconnecting sockets
+neither waits behind requests nor holds them up. A handshake without a cookie or a token costs no
+query at all.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 from urllib.parse import urlsplit
 
-from allauth.headless.internal.sessionkit import authenticate_by_x_session_token
-from channels.auth import AuthMiddleware
-from channels.db import database_sync_to_async
+from allauth.core.internal.sessionkit import get_session_user
+from allauth.headless import app_settings as headless_settings
+from allauth.headless.internal import sessionkit
+from allauth.headless.tokens.strategies.sessions import SessionTokenStrategy
 from channels.middleware import BaseMiddleware
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+    load_backend,
+)
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
+from django.utils.crypto import constant_time_compare
 from django.utils.http import is_same_domain
+
+from greycircle.socket_threads import run_shared
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -113,14 +129,48 @@ def same_origin(scope: dict[str, Any]) -> bool:
     return _origin_tuple(f"{scheme}://{host}") == wanted
 
 
-@database_sync_to_async
 def _user_for_token(token: str) -> tuple[Any, str | None]:
-    result = authenticate_by_x_session_token(token)
-    if result is None:
+    """(user, INACTIVE or None) for an app's session token, as allauth headless authenticates it."""
+    strategy = headless_settings.TOKEN_STRATEGY
+    if type(strategy) is SessionTokenStrategy:
+        # The token is the session key. allauth's strategy asks whether the session exists, then
+        # loads it (two queries); loading it alone tells the same (a missing or expired session
+        # clears the key).
+        session = sessionkit.lookup_session(token)
+    else:
+        session = strategy.lookup_session(token)
+    if session is None:
         return AnonymousUser(), None
-    if result.user is None or not result.user.is_active:
-        return AnonymousUser(), INACTIVE if _session_user_is_inactive(result.session) else None
-    return result.user, None
+    user = get_session_user(session)
+    if user is None or not user.is_active:
+        return AnonymousUser(), INACTIVE if _session_user_is_inactive(session) else None
+    return user, None
+
+
+def _user_for_cookie(session_key: str) -> tuple[Any, bool]:
+    """(user, whether the session names an inactive account) for a session cookie."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = _session_user(session)
+    return user, not user.is_authenticated and _session_user_is_inactive(session)
+
+
+def _session_user(session: Any) -> Any:
+    """The session's user, as `channels.auth.get_user` finds it: nobody unless the session names
+    a user of a configured backend whose auth hash still matches (a stale session is flushed)."""
+    try:
+        user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except KeyError:
+        return AnonymousUser()
+    if backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return AnonymousUser()
+    user = load_backend(backend_path).get_user(user_id)
+    if hasattr(user, "get_session_auth_hash"):
+        session_hash = session.get(HASH_SESSION_KEY)
+        if not (session_hash and constant_time_compare(session_hash, user.get_session_auth_hash())):
+            session.flush()
+            user = None
+    return user or AnonymousUser()
 
 
 def _session_user_is_inactive(session: Any) -> bool:
@@ -136,29 +186,40 @@ def _session_user_is_inactive(session: Any) -> bool:
     return model._default_manager.filter(pk=pk, is_active=False).exists()
 
 
-class SessionTokenAuthMiddleware(BaseMiddleware):
-    """Sets scope["user"] from `X-Session-Token` when the handshake carries one; otherwise keeps the
-    cookie's user only if the Origin is ours."""
+async def _authenticate(scope: dict[str, Any]) -> tuple[Any, str | None]:
+    """(user, why a presented credential was refused): the token if there is one (it wins),
+    otherwise the session cookie, kept only if the Origin is ours.
+
+    One trip to the sockets' threads, shared by the sockets that present the same credential at
+    the same moment (a page's `ws/me/` and game socket); two queries: the session, its user (a
+    third, only for a session whose user is not signed in, tells an inactive account). Without a
+    credential, no query at all.
+    """
+    token = _header(scope, b"x-session-token")
+    if token:
+        return await run_shared(("socket-auth-token", token), _user_for_token, token)
+    session_key = scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+    if not session_key:
+        return AnonymousUser(), None
+    user, inactive = await run_shared(
+        ("socket-auth-cookie", session_key), _user_for_cookie, session_key
+    )
+    refused = INACTIVE if inactive else None
+    if (user.is_authenticated or refused) and not same_origin(scope):
+        return AnonymousUser(), FOREIGN_ORIGIN
+    return user, refused
+
+
+class SocketAuthMiddleware(BaseMiddleware):
+    """Sets scope["user"] (and scope["auth_refused"]) from `X-Session-Token` when the handshake
+    carries one; otherwise from the session cookie, if the Origin is ours."""
 
     async def __call__(self, scope, receive, send):
-        token = _header(scope, b"x-session-token")
-        refused = None
-        if token:
-            user, refused = await _user_for_token(token)
-        else:
-            user = scope.get("user") or AnonymousUser()
-            if (
-                not user.is_authenticated
-                and _header(scope, b"cookie")
-                and await database_sync_to_async(_session_user_is_inactive)(scope.get("session"))
-            ):
-                refused = INACTIVE
-            if (user.is_authenticated or refused) and not same_origin(scope):
-                user, refused = AnonymousUser(), FOREIGN_ORIGIN
+        user, refused = await _authenticate(scope)
         scope = dict(scope, user=user, auth_refused=refused)
         return await super().__call__(scope, receive, send)
 
 
 def WebSocketAuthMiddlewareStack(inner):
-    """Cookie session auth first, then the token (which wins) and the Origin check on top."""
-    return CookieMiddleware(SessionMiddleware(AuthMiddleware(SessionTokenAuthMiddleware(inner))))
+    """The cookies (and scope["session"], never loaded by the consumers), then who it is for."""
+    return CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(inner)))

@@ -1,16 +1,19 @@
 """A Redis cache that fails open: while Redis is unavailable it behaves as an empty cache.
 
-The cache holds only what may be lost: throttling histories (DRF and allauth rate limits) and the
-poke interval. Without Redis every read is a miss and every write is dropped, so rate limits are not
-enforced until Redis is back (failing open), instead of every request answering 500. The outage is
-logged once, and for a second after a failure requests skip Redis rather than wait on it again.
+The cache holds only what may be lost: throttling counters and histories (the API's and allauth's
+rate limits) and the poke interval. Without Redis every read is a miss and every write is dropped,
+so rate limits are not enforced until Redis is back (failing open), instead of every request
+answering 500. The outage is logged once, and for a second after a failure requests skip Redis
+rather than wait on it again.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 
@@ -27,6 +30,24 @@ def outage_for(servers: list[str]) -> Outage:
         "cache", consequence="rate limits are not enforced until it is back (logged once)"
     )
     return _outages.setdefault(tuple(servers), outage)
+
+
+class SharedConnectionPool(redis.ConnectionPool):
+    """One pool of Redis connections per server and process, whichever cache object asks.
+
+    Django makes a cache object per thread and async context, which under ASGI means per request,
+    and each object made its own pool: every request opened a new connection to Redis."""
+
+    _shared: ClassVar[dict[tuple[str, str], redis.ConnectionPool]] = {}
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> redis.ConnectionPool:
+        key = (url, repr(sorted(kwargs.items())))
+        with cls._lock:
+            if key not in cls._shared:
+                cls._shared[key] = super().from_url(url, **kwargs)
+            return cls._shared[key]
 
 
 class ResilientRedisCache(RedisCache):
@@ -84,3 +105,30 @@ class ResilientRedisCache(RedisCache):
 
     def clear(self):
         return self._guard(False, super().clear)
+
+    def count(self, key: str, timeout: int) -> int:
+        """Add one to the counter `key` (which lives `timeout` seconds from its first count) and
+        return it, in one round trip; 0 while Redis fails (limits fail open)."""
+
+        def increment() -> int:
+            name = self.make_and_validate_key(key)
+            pipeline = self._cache.get_client(name, write=True).pipeline(transaction=False)
+            pipeline.incr(name)
+            pipeline.expire(name, timeout, nx=True)
+            return pipeline.execute()[0]
+
+        return self._guard(0, increment)
+
+
+def cache_count(cache: Any, key: str, timeout: int) -> int:
+    """Add one to the counter `key` in `cache` (living `timeout` seconds from its first count)
+    and return it: one round trip on Redis, any Django cache otherwise."""
+    count = getattr(cache, "count", None)  # `cache` may be django.core.cache.cache, a proxy
+    if count is not None:
+        return count(key, timeout)
+    try:
+        return cache.incr(key)
+    except ValueError:
+        if cache.add(key, 1, timeout):
+            return 1
+        return cache.incr(key)

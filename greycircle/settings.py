@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from our static files
     "channels",
     "django_tasks",
     "django_tasks_db",
@@ -86,6 +87,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 ROOT_URLCONF = "greycircle.urls"
 ASGI_APPLICATION = "greycircle.asgi.application"
+# Threads per server process that run HTTP requests (greycircle.asgi), each with its own database
+# connection: several requests overlap their waits on the database and Redis.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 
 TEMPLATES = [
     {
@@ -104,10 +108,13 @@ TEMPLATES = [
 
 # --- Data stores -----------------------------------------------------------------------------
 
+# Each HTTP thread (greycircle.asgi) and worker keeps its database connection for a minute
+# rather than opening one per request (a PostgreSQL connection costs more CPU than a move); a
+# connection that broke meanwhile is noticed before it is reused.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
 }
@@ -137,7 +144,7 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
     return {
         "CHANNEL_LAYERS": {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "greycircle.channels.PipelinedRedisChannelLayer",
                 # channels-redis waits up to 5 s in BZPOPMIN for a message; redis-py 8 times a read
                 # out after 5 s by default, which would break idle sockets. Allow longer reads.
                 # No retries (redis-py's default): the sockets must notice a lost connection,
@@ -152,7 +159,11 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
             "default": {
                 "BACKEND": "greycircle.cache.ResilientRedisCache",
                 "LOCATION": url,
-                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+                "OPTIONS": {
+                    "socket_connect_timeout": 0.5,
+                    "socket_timeout": 1,
+                    "pool_class": "greycircle.cache.SharedConnectionPool",
+                },
             }
         },
     }
@@ -162,7 +173,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     globals().update(redis_settings(REDIS_URL))
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "greycircle.channels.BatchingInMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Durable tasks (computer turns, e-mail) live in the database; `manage.py games_worker` runs them.
@@ -177,6 +188,11 @@ TASKS = {
 # --- Accounts --------------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+# Sessions (browsers' cookies and apps' session tokens) are read from the cache, written through
+# to the database: a request reads its session without a database query, and a session outlives
+# a cache that lost it (or is down: greycircle.cache fails open to the database). Cached copies
+# live five minutes (greycircle.sessions), so the database has the last word after an outage.
+SESSION_ENGINE = "greycircle.sessions"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
@@ -267,8 +283,8 @@ REST_FRAMEWORK = {
     # Proxies in front of the servers whose X-Forwarded-For is trusted; 0 = use the peer address.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "greycircle.api.throttling.AnonRateThrottle",
+        "greycircle.api.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/min"),
@@ -285,6 +301,13 @@ SPECTACULAR_SETTINGS = {
     "X-Session-Token.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page loads Swagger UI from our own static files (drf-spectacular-sidecar), not a
+    # CDN: it works offline and sends nothing to other hosts.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No validator badge either: Swagger UI would send the schema's address to swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "greycircle.games.models.GameStatus",
@@ -348,6 +371,8 @@ GAMES_AI_STALL_SECONDS = int(os.environ.get("GAMES_AI_STALL_SECONDS", "30"))
 GAMES_INVITATION_DAYS = float(os.environ.get("GAMES_INVITATION_DAYS", "7"))
 # Thinking time of a computer player that searches, per move.
 GAMES_AI_BUDGET_MS = int(os.environ.get("GAMES_AI_BUDGET_MS", "1000"))
+# While computer turns queue up, each thinks less, down to this (greycircle.games.thinking).
+GAMES_AI_MIN_BUDGET_MS = int(os.environ.get("GAMES_AI_MIN_BUDGET_MS", "100"))
 # Each task worker records that it is alive this often (seconds)...
 GAMES_WORKER_HEARTBEAT_SECONDS = float(os.environ.get("GAMES_WORKER_HEARTBEAT_SECONDS", "1"))
 # ...and a task whose worker has been silent this long is failed and its computer turn re-queued.

@@ -1,12 +1,13 @@
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management.base import CommandError
 from django.core.management.commands import flush
-from django.db import connections
+from django.db import connection, connections
 from django_tasks_db.management.commands.db_worker import Worker
 from rest_framework.test import APIClient
 
@@ -62,6 +63,10 @@ async def close_thread_connections():
     """
     yield
     await sync_to_async(connections.close_all)()
+    # And those that the sockets' threads keep (greycircle.socket_threads, CONN_MAX_AGE > 0).
+    from greycircle.socket_threads import executor
+
+    await sync_to_async(executor.close_connections, thread_sensitive=False)()
 
 
 @pytest.fixture
@@ -123,6 +128,43 @@ def run_tasks():
             worker_id="tests",
             excluded_queue_names=[],
         ).run()
+
+    return run
+
+
+@pytest.fixture
+def deliver_notifications():
+    """Run the queued notification tasks (greycircle.games.tasks.notifications_send): keep each
+    player's notifications and tell their streams, as the worker does first, before any
+    computer's turn (which this leaves queued)."""
+
+    def run() -> None:
+        from django_tasks_db.models import DBTaskResult
+
+        from greycircle.games.tasks import notifications_send
+
+        queued = DBTaskResult.objects.ready().filter(task_path=notifications_send.module_path)
+        count = queued.count()
+        if not count:
+            return
+        worker = Worker(
+            queue_names=["default"],
+            interval=0,
+            batch=True,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=count,
+            worker_id="tests",
+            excluded_queue_names=[],
+        )
+        if connection.in_atomic_block:
+            # A test in a transaction (`django_db` without `transaction=True`): the worker's
+            # close_old_connections() would close the connection under it (its autocommit is
+            # off), as Django's test client avoids for requests.
+            with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+                worker.run()
+        else:
+            worker.run()
 
     return run
 

@@ -9,17 +9,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
-from rest_framework.throttling import ScopedRateThrottle
 
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
+from greycircle.api.throttling import ScopedRateThrottle
 from greycircle.games import deadlines, invitations, replays, selectors, services
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game, Invitation
@@ -34,6 +40,7 @@ from greycircle.games.serializers import (
     LiveGamesQuerySerializer,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
+    MovesQuerySerializer,
     OpenGamesQuerySerializer,
     RecordSerializer,
 )
@@ -52,6 +59,13 @@ THROTTLE_SCOPES = {
 }
 
 NOT_FOUND = {404: error_response("No such game.", "not_found")}
+ETAG_HEADER = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Send it back in `If-None-Match` to be answered 304 while the game is unchanged.",
+    response=[200, 304],
+)
 NOT_A_PLAYER = {403: error_response("You are not playing in this game.", "not_a_player")}
 BAD_FILTER = {
     400: error_response(
@@ -83,6 +97,15 @@ def _query(request: Request, *, serializer_class: type[Serializer]) -> dict[str,
     )
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def _none_match(request: Request, etag: str) -> bool:
+    """Whether `If-None-Match` names `etag`: compared weakly (RFC 9110, W/"x" is "x"), and `*`
+    names any."""
+    named = {
+        tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))
+    }
+    return "*" in named or etag in named
 
 
 class GameViewSet(viewsets.GenericViewSet):
@@ -125,6 +148,7 @@ class GameViewSet(viewsets.GenericViewSet):
             kind=query.get("kind"),
             status=query.get("status"),
             which=query.get("list"),
+            changed_since=query.get("changed_since"),
         )
         return self._summaries(games)
 
@@ -195,10 +219,31 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._envelope(game, status.HTTP_201_CREATED)
 
     @extend_schema(
-        summary="A game as I may see it", responses={200: GameEnvelopeSerializer, **NOT_FOUND}
+        summary="A game as I may see it",
+        description="Answers an `ETag`; send it back in `If-None-Match` and an unchanged game "
+        "is `304 Not Modified` with no body (cheap polling).",
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="The `ETag` of the envelope you have.",
+            ),
+            ETAG_HEADER,
+        ],
+        responses={
+            200: GameEnvelopeSerializer,
+            304: OpenApiResponse(description="The game has not changed since the `ETag` you sent."),
+            **NOT_FOUND,
+        },
     )
     def retrieve(self, request: Request, pk: str) -> Response:
-        return Response(selectors.game_view_for(game=self._game(), viewer=request.user))
+        game = self._game()
+        etag = selectors.game_etag_for(game=game, viewer=request.user)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if _none_match(request, etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        return Response(selectors.game_view_for(game=game, viewer=request.user), headers=headers)
 
     @extend_schema(
         summary="The game's record",
@@ -398,8 +443,10 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         methods=["GET"],
         summary="The move log as I may see it",
-        description="The whole log, oldest first, as a plain list (not paginated).",
-        responses={200: MoveLogEntrySerializer(many=True), **NOT_FOUND},
+        description="The whole log, oldest first, as a plain list (not paginated); with "
+        "`after`, only the newer entries.",
+        parameters=[MovesQuerySerializer],
+        responses={200: MoveLogEntrySerializer(many=True), **BAD_FILTER, **NOT_FOUND},
     )
     @extend_schema(
         methods=["POST"],
@@ -465,11 +512,16 @@ class GameViewSet(viewsets.GenericViewSet):
             ),
         },
     )
-    # The log is one list; the performance work will add `?after=N` rather than pages.
+    # The log is one list, read in full or `?after=N`, rather than in pages.
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def moves(self, request: Request, pk: str) -> Response:
         if request.method == "GET":
-            return Response(selectors.moves_for(game=self._game(), viewer=request.user))
+            query = _query(request, serializer_class=MovesQuerySerializer)
+            return Response(
+                selectors.moves_for(
+                    game=self._game(), viewer=request.user, after=query.get("after", 0)
+                )
+            )
         idempotency_key = request.headers.get("Idempotency-Key", "")
         if len(idempotency_key) > IDEMPOTENCY_KEY_MAX:
             raise ApiError(

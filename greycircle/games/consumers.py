@@ -15,6 +15,11 @@ Every socket is accepted first, so that a refusal reaches the client as a close 
   opened while it is down. (4503 rather than 1013, so that every refusal of ours is a 4xxx code;
   Daphne, which the browser tests still serve with, sends only 1000 and 3000-4999.)
 
+Opening a socket does its synchronous work (authentication, which game audience to join, the first
+frame, presence) on the sockets' own threads (greycircle.socket_threads), never on the one thread
+that runs the process's sync views, so a reconnect storm neither waits behind requests nor holds
+them up: two queries to authenticate, one to find the user's seat, then the first frame.
+
 Clients send only `{"type": "ping"}` (answered with `{"type": "pong"}`). Any other frame is answered
 with `{"type": "error", "code": "malformed"|"too_large"|"too_deep"|"unsupported", "detail": ...}`
 and the socket stays open.
@@ -29,19 +34,21 @@ import logging
 import weakref
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.db.models import OuterRef, Subquery
 from redis.exceptions import RedisError
 
 from greycircle.api.jsonlimits import JsonRejected, json_loads_limited
 from greycircle.games import events, selectors
+from greycircle.games.models import Game, Seat
 from greycircle.notifications import presence
 from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.outages import REDIS_ERRORS, Outage
+from greycircle.socket_threads import run_for_socket, run_shared
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +62,11 @@ MAX_FRAME_BYTES = 4096
 MAX_FRAME_DEPTH = 8
 # Joining or leaving a group waits at most this long for Redis.
 GROUP_TIMEOUT = 3.0
+# Sockets of one process joining or leaving groups at once. channels-redis takes a connection from
+# its pool for each; redis-py's pool holds at most 100 and refuses the next at once
+# (MaxConnectionsError, which reads as Redis lost: every socket closed with 4503), so a thousand
+# sockets reconnecting together would empty it. The rest wait their turn (a join takes ~1 ms).
+GROUP_CHANGES_AT_ONCE = 8
 
 live_updates = Outage(
     "live updates (sockets)",
@@ -64,6 +76,20 @@ live_updates = Outage(
 # The sockets of this process that are in a group, to close them all when Redis is lost: a
 # restarted Redis has forgotten their groups, so they would never hear of a change again.
 _live: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()
+
+
+_group_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _group_gate() -> asyncio.Semaphore:
+    """The running loop's limit on group changes at once (GROUP_CHANGES_AT_ONCE)."""
+    loop = asyncio.get_running_loop()
+    gate = _group_gates.get(loop)
+    if gate is None:
+        gate = _group_gates[loop] = asyncio.Semaphore(GROUP_CHANGES_AT_ONCE)
+    return gate
 
 
 class LiveChannelLost(Exception):
@@ -133,6 +159,22 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not self._closed:
             await self.close(code=UNAVAILABLE)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # channels' dispatch first runs `close_old_connections` on the thread of the process's
+        # sync views, for every message (the connect, each frame, each group message): one trip
+        # to that single thread, behind every request, per message. These consumers touch the
+        # database only on the sockets' threads, which look after their own connections
+        # (greycircle.socket_threads), so they skip it.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        # As channels' (which also ends with `close_old_connections` on the sync thread).
+        await self.disconnect(message["code"])
+        raise StopConsumer()
+
     async def accept(self, subprotocol=None, headers=None) -> None:
         self._accepted = True
         await super().accept(subprotocol, headers)
@@ -156,9 +198,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=UNAVAILABLE)
             return
         try:
-            await asyncio.wait_for(
-                self.channel_layer.group_add(group, self.channel_name), GROUP_TIMEOUT
-            )
+            async with _group_gate():
+                await asyncio.wait_for(
+                    self.channel_layer.group_add(group, self.channel_name), GROUP_TIMEOUT
+                )
         except REDIS_ERRORS as error:
             live_updates.failed(error)
             await self.close(code=UNAVAILABLE)
@@ -181,9 +224,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         # Without Redis the group forgets the channel when it expires.
         with contextlib.suppress(*REDIS_ERRORS):
-            await asyncio.wait_for(
-                self.channel_layer.group_discard(self.group, self.channel_name), GROUP_TIMEOUT
-            )
+            async with _group_gate():
+                await asyncio.wait_for(
+                    self.channel_layer.group_discard(self.group, self.channel_name),
+                    GROUP_TIMEOUT,
+                )
 
     # --- presence: the user is online while a socket of theirs is in its group ---------------
 
@@ -237,34 +282,52 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 async def _presence_update(update: Any, user_id: int) -> None:
     """Run a presence update; a failing cache never breaks the socket."""
     try:
-        await sync_to_async(update)(user_id=user_id)
+        await run_for_socket(update, user_id=user_id)
     except Exception:
         logger.exception("could not update the presence of user %s", user_id)
 
 
 class GameConsumer(LiveConsumer):
+    """`ws/games/{id}/`: the audience of the seat the user holds (or the spectators)."""
+
+    seat: int | None = None
+
     async def join(self, user: Any) -> str | None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        return await self._group_for(user)
-
-    @database_sync_to_async
-    def _group_for(self, user: Any) -> str | None:
-        game = selectors.game_get(game_id=self.game_id)
-        if game is None:
+        found = await run_shared(
+            ("socket-seat", self.game_id, user.pk), _seat_of, self.game_id, user
+        )
+        if found is None:
             return None
-        return events.game_group(game.pk, selectors.seat_index_for(game=game, viewer=user))
+        self.seat = found[0]
+        return events.game_group(self.game_id, self.seat)
 
-    @database_sync_to_async
-    def hello(self, user: Any) -> dict[str, Any] | None:
-        game = selectors.game_get(game_id=self.game_id)
-        if game is None:
-            return None
-        seat = selectors.seat_index_for(game=game, viewer=user)
-        envelope = events.jsonable(selectors.game_view_for_seat(game=game, seat=seat))
-        return {"type": "game", "envelope": envelope}
+    async def hello(self, user: Any) -> dict[str, Any] | None:
+        # The envelope of the audience the socket joined. Sockets of one audience that reconnect
+        # together share one read of the game (started after they all joined the group).
+        return await run_shared(
+            ("socket-hello", self.game_id, self.seat), _hello, self.game_id, self.seat
+        )
 
     async def game_envelope(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "game", "envelope": message["envelope"]})
+        # The frame's text, encoded once per audience by events.game_envelopes_send rather than
+        # once per socket: a thousand spectators share one.
+        await self.send(text_data=message["frame"])
+
+
+def _seat_of(game_id: int, user: Any) -> tuple[int | None] | None:
+    """(the seat `user` holds in the game, or None for a spectator), as `selectors.seat_index_for`
+    finds it; None if there is no such game. One query."""
+    seat = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk).order_by("index")
+    return Game.objects.filter(pk=game_id).values_list(Subquery(seat.values("index")[:1])).first()
+
+
+def _hello(game_id: int, seat: int | None) -> dict[str, Any] | None:
+    game = selectors.game_get(game_id=game_id)
+    if game is None:
+        return None
+    envelope = events.jsonable(selectors.game_view_for_seat(game=game, seat=seat))
+    return {"type": "game", "envelope": envelope}
 
 
 class MeConsumer(LiveConsumer):
@@ -273,7 +336,7 @@ class MeConsumer(LiveConsumer):
 
     async def hello(self, user: Any) -> dict[str, Any]:
         # The unread count as it is now: a client that reconnects corrects its badge with it.
-        unread = await database_sync_to_async(notifications_unread_count)(user=user)
+        unread = await run_shared(("socket-unread", user.pk), notifications_unread_count, user=user)
         return {"type": "hello", "user": user.username, "unread_count": unread}
 
     async def user_notification(self, message: dict[str, Any]) -> None:

@@ -10,15 +10,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError
+from rest_framework.utils.encoders import JSONEncoder
 
-from greycircle.games import registry, selectors
-from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
+from greycircle.games import selectors
+from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
 from greycircle.outages import REDIS_ERRORS, Outage
 
 logger = logging.getLogger(__name__)
@@ -34,8 +35,9 @@ def user_group(user_id: int) -> str:
 
 
 def jsonable(payload: dict[str, Any]) -> dict[str, Any]:
-    # Channel layers serialise with msgpack: send dates and decimals as the JSON strings DRF sends.
-    return json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
+    # Channel layers serialise with msgpack: send dates and decimals as the JSON strings the REST
+    # API sends (DRF's encoder: full microseconds), so a frame and a response agree.
+    return json.loads(json.dumps(payload, cls=JSONEncoder))
 
 
 # Publishing never holds up the request or task that made the change for longer than this.
@@ -47,25 +49,31 @@ publishing = Outage(
 )
 
 
-async def _group_send(layer: Any, group: str, message: dict[str, Any]) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), timeout=PUBLISH_TIMEOUT)
+async def _group_send_many(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    await asyncio.wait_for(layer.group_send_many(messages), timeout=PUBLISH_TIMEOUT)
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+def publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send every `(group, message)` of one change in one call to the channel layer
+    (greycircle.channels: one pipeline to Redis for all of them)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     if publishing.skip():
-        # Redis failed a moment ago: don't make every publish of this change wait on it again.
+        # Redis failed a moment ago: don't make every change wait on it again.
         return
     try:
-        async_to_sync(_group_send)(layer, group, message)
+        send_sync = getattr(layer, "group_send_many_sync", None)
+        if send_sync is not None:
+            send_sync(messages)
+        else:
+            async_to_sync(_group_send_many)(layer, messages)
     except REDIS_ERRORS as error:
         # The change is committed; a client that missed this update catches up by version (its
         # socket is closed with 4503 when its server loses Redis, and reconnects).
         publishing.failed(error)
     except Exception:
-        logger.exception("could not publish to %s", group)
+        logger.exception("could not publish to %s", ", ".join(group for group, _ in messages))
     else:
         publishing.succeeded()
 
@@ -73,13 +81,19 @@ def _send(group: str, message: dict[str, Any]) -> None:
 def game_changed(
     *,
     game: Game,
+    moves: Sequence[Move] = (),
     created: bool = False,
     joined: Seat | None = None,
     ended: bool = False,
     cancelled: bool = False,
 ) -> None:
-    """Send each audience its new envelope, and notify the players whom the change concerns."""
-    game_envelopes_send(game=game)
+    """Send each audience its new envelope (with the log entries `moves` this change added) in
+    one publish, and queue the notifications of the players whom the change concerns.
+
+    The inbox is kept by the task worker (`notifications_send`), which then tells each player's
+    stream: the request that made the change only publishes and queues one task.
+    """
+    game_envelopes_send(game=game, moves=moves)
     about = {"game": game.pk, "kind": game.kind, "version": game.version}
     seats = list(game.seats.all())
     invitations = (
@@ -90,6 +104,11 @@ def game_changed(
         if created
         else {}
     )
+    news: list[dict[str, Any]] = []
+
+    def tell(user_id: int, event: str, **data: Any) -> None:
+        news.append({"user_id": user_id, "event": event, "data": data})
+
     for seat in seats:
         if seat.user_id is None:
             continue
@@ -100,24 +119,43 @@ def game_changed(
                 if invitation is not None
                 else {}
             )
-            notify(user_id=seat.user_id, event="invitation", by=seats[0].name, **about, **extra)
+            tell(seat.user_id, "invitation", by=seats[0].name, **about, **extra)
         if joined is not None and seat.index != joined.index:
-            notify(user_id=seat.user_id, event="player_joined", player=joined.name, **about)
+            tell(seat.user_id, "player_joined", player=joined.name, **about)
         if game.status == GameStatus.ACTIVE and game.to_move == seat.index and seat.is_person:
-            notify(user_id=seat.user_id, event="your_turn", **about)
+            tell(seat.user_id, "your_turn", **about)
         if ended:
-            notify(user_id=seat.user_id, event="game_over", outcome=game.outcome, **about)
+            tell(seat.user_id, "game_over", outcome=game.outcome, **about)
         if cancelled and seat.user_id != game.created_by_id:
-            notify(user_id=seat.user_id, event="game_withdrawn", by=seats[0].name, **about)
+            tell(seat.user_id, "game_withdrawn", by=seats[0].name, **about)
+    if news:
+        # Imported here: the tasks module runs services, which publish through this module.
+        from greycircle.games import tasks
+
+        tasks.notifications_enqueue(news=jsonable({"news": news})["news"])
 
 
-def game_envelopes_send(*, game: Game) -> None:
-    """Send each audience of `game` its new envelope (and nobody a notification)."""
-    rules = registry.get(game.kind).rules
-    state = rules.decode(game.state) if game.state else None
+def game_envelopes_send(*, game: Game, moves: Sequence[Move] = ()) -> None:
+    """Send each audience of `game` its new envelope and its view of the log entries `moves`, all
+    in one publish (and nobody a notification)."""
+    messages = []
     for seat in selectors.game_audiences(game=game):
-        envelope = selectors.game_view_for_seat(game=game, seat=seat, state=state)
-        _send(game_group(game.pk, seat), {"type": "game.envelope", "envelope": jsonable(envelope)})
+        frame = {
+            "type": "game",
+            "envelope": selectors.game_view_for_seat(game=game, seat=seat),
+            # The log entries the change added, as this audience may see them: clients extend
+            # their log without fetching it (`GET .../moves/?after=N` on a gap).
+            "moves": [selectors.move_entry_for_seat(move=move, seat=seat) for move in moves],
+        }
+        messages.append(
+            (game_group(game.pk, seat), {"type": "game.envelope", "frame": frame_text(frame)})
+        )
+    publish(messages)
+
+
+def frame_text(frame: dict[str, Any]) -> str:
+    """A socket frame as the JSON text sent (dates and decimals as the REST API writes them)."""
+    return json.dumps(frame, cls=JSONEncoder, separators=(",", ":"))
 
 
 def invitation_answered(*, invitation: Invitation, game: Game) -> None:
@@ -148,7 +186,25 @@ def game_poked(*, game: Game, by: Any, target: Any) -> None:
 
 def notify(*, user_id: int, event: str, **data: Any) -> None:
     """Tell one user of an event: keep it in their inbox if it is for the inbox, then send it
-    to their personal stream (`ws/me/`) with what it did to the inbox.
+    to their personal stream (`ws/me/`) with what it did to the inbox."""
+    publish([notification_message(user_id=user_id, event=event, data=data)])
+
+
+def notifications_publish(*, news: Sequence[Mapping[str, Any]]) -> None:
+    """`notify` for several `{"user_id", "event", "data"}` at once: one publish for all."""
+    publish(
+        [
+            notification_message(user_id=item["user_id"], event=item["event"], data=item["data"])
+            for item in news
+        ]
+    )
+
+
+def notification_message(
+    *, user_id: int, event: str, data: Mapping[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """Keep the notification `event` in `user_id`'s inbox if it is for the inbox, and return the
+    message for their personal stream.
 
     The frame: `{"notification": {"event": ..., **data}, "inbox": the notification kept or None,
     "removed": [ids it replaced], "read": [ids it marked read], "unread_count": N}`.
@@ -172,12 +228,16 @@ def notify(*, user_id: int, event: str, **data: Any) -> None:
         logger.exception("could not keep the %s notification of user %s", event, user_id)
     else:
         message.update(jsonable(delivery.frame()))
-    _send(user_group(user_id), {"type": "user.notification", **message})
+    return user_group(user_id), {"type": "user.notification", **message}
 
 
 def unread_changed(*, user_id: int, unread_count: int, read: list[int]) -> None:
     """Tell a user's streams that notifications were marked read (`read`: their ids)."""
-    _send(
-        user_group(user_id),
-        {"type": "user.unread", "unread_count": unread_count, "read": list(read)},
+    publish(
+        [
+            (
+                user_group(user_id),
+                {"type": "user.unread", "unread_count": unread_count, "read": list(read)},
+            )
+        ]
     )

@@ -50,6 +50,28 @@ class GameQuerySet(models.QuerySet["Game"]):
             models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
         )
 
+    def locked_with_seats(self, pk: int) -> Game | None:
+        """The game `pk`, its row locked for this transaction (`SELECT ... FOR UPDATE`), with its
+        seats and their users attached as `with_seats` attaches them: all in one query, the
+        seats joined to their game (every game has a seat: its creator's)."""
+        seats = list(
+            Seat.objects.select_for_update(of=("game",))
+            .select_related("game", "user")
+            .filter(game_id=pk)
+            .order_by("index")
+        )
+        if not seats:
+            return None
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+        # What `prefetch_related` leaves on the game: a queryset holding the seats already.
+        attached = Seat.objects.filter(game=game)
+        attached._result_cache = seats
+        attached._prefetch_done = True
+        game._prefetched_objects_cache = {"seats": attached}
+        return game
+
 
 class Game(models.Model):
     kind = models.CharField(max_length=32, db_index=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -79,19 +80,45 @@ def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
     }
 
 
-def game_view_for_seat(*, game: Game, seat: int | None, state: Any = None) -> dict[str, Any]:
+def game_state_of(*, game: Game) -> Any:
+    """The decoded `game.state` (None before the game starts), decoded once per instance and
+    state however many views, checks and frames need it."""
+    known = game.__dict__.get("_decoded_state")
+    if known is not None and known[0] is game.state:
+        return known[1]
+    state = registry.get(game.kind).rules.decode(game.state) if game.state else None
+    game_state_remember(game=game, state=state)
+    return state
+
+
+def game_state_remember(*, game: Game, state: Any) -> None:
+    """Note that `state` is `game.state` decoded (the services that just encoded it know it)."""
+    game.__dict__["_decoded_state"] = (game.state, state)
+
+
+def game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
     """The full envelope as the holder of `seat` sees it (None = spectator).
 
-    `state` is the decoded `game.state`, for callers that build several views of one game.
+    Each view of one version of a game instance is computed once: the change's publish and the
+    response of the request that made it share it.
     """
+    views = game.__dict__.setdefault("_views", {})
+    known = views.get((game.version, seat))
+    if known is not None and known[0] is game.state:
+        return known[1]
+    view = _game_view_for_seat(game=game, seat=seat)
+    views[game.version, seat] = (game.state, view)
+    return view
+
+
+def _game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
     rules = registry.get(game.kind).rules
     envelope = game_summary_for(game=game, viewer=None)
     envelope["you"] = seat
     envelope["can_claim"] = can_claim_for(game=game, seat=seat)
     envelope["invitations"] = invitations_json(game=game)
-    if game.state:
-        if state is None:
-            state = rules.decode(game.state)
+    state = game_state_of(game=game)
+    if state is not None:
         envelope["state"] = rules.view(state, seat)
         envelope["legal_moves"] = (
             [rules.move_to_json(move) for move in rules.legal_moves(state)]
@@ -171,10 +198,44 @@ def game_audiences(*, game: Game) -> list[int | None]:
     return [seat.index for seat in game.seats.all()] + [None]
 
 
-def moves_for(*, game: Game, viewer: Any) -> list[dict[str, Any]]:
-    """The move log as `viewer` may see it: public entries plus their own seat's private detail."""
+def moves_for(*, game: Game, viewer: Any, after: int = 0) -> list[dict[str, Any]]:
+    """The move log as `viewer` may see it (public entries plus their own seat's private
+    detail), from the entry after number `after` on."""
     seat = seat_index_for(game=game, viewer=viewer)
-    return [move_entry_for_seat(move=move, seat=seat) for move in game.moves.order_by("number")]
+    moves = game.moves.order_by("number")
+    if after:
+        moves = moves.filter(number__gt=after)
+    return [move_entry_for_seat(move=move, seat=seat) for move in moves]
+
+
+# Part of every envelope's ETag: a new envelope shape (a deploy) invalidates what clients keep.
+ENVELOPE_FORMAT = 2
+
+
+def game_etag_for(*, game: Game, viewer: Any) -> str:
+    """The ETag of the envelope `viewer` gets (`game_view_for`), without building it.
+
+    Everything an envelope shows changes the game row (its version or `updated_at`), except what
+    depends on who asks and when: the viewer's seat, whether they may claim the win now, the
+    players' names (an account renamed or deleted) and a rematch (a row of its own).
+    """
+    seat = seat_index_for(game=game, viewer=viewer)
+    players = [
+        (entry["user"], entry["name"], entry["taken_over"]) for entry in seats_json(game=game)
+    ]
+    validator = repr(
+        (
+            ENVELOPE_FORMAT,
+            game.pk,
+            game.version,
+            game.updated_at.isoformat(),
+            seat,
+            can_claim_for(game=game, seat=seat),
+            _rematch_id(game),
+            players,
+        )
+    )
+    return f'"{hashlib.blake2b(validator.encode(), digest_size=12).hexdigest()}"'
 
 
 def move_entry_for_seat(*, move: Move, seat: int | None) -> dict[str, Any]:
@@ -196,6 +257,7 @@ def games_for_user(
     kind: str | None = None,
     status: str | None = None,
     which: str | None = None,
+    changed_since: datetime | None = None,
 ) -> QuerySet[Game]:
     """`user`'s games, newest first: all of them, or one of the `MyGames` lists.
 
@@ -213,6 +275,8 @@ def games_for_user(
         games = games.filter(kind=kind)
     if status:
         games = games.filter(status=status)
+    if changed_since is not None:
+        games = games.filter(updated_at__gte=changed_since)
     # A seat taken over by a computer is not waiting on its player.
     my_move = Exists(mine.filter(index=OuterRef("to_move"), ai_level=""))
     my_answer = Exists(
@@ -293,6 +357,8 @@ def _creator_name(game: Game) -> str | None:
 
 
 def _rematch_id(game: Game) -> int | None:
+    if game.status not in FINISHED_STATUSES:
+        return None  # only a game that is over has a rematch: spare the query
     try:
         return game.rematch.pk
     except Game.rematch.RelatedObjectDoesNotExist:

@@ -214,6 +214,11 @@ class GameListQuerySerializer(serializers.Serializer):
         "recently ended first). Without it, all my games, the most recently changed first.",
         error_messages={"invalid_choice": "A list is one of: " + ", ".join(MyGames.values) + "."},
     )
+    changed_since = serializers.DateTimeField(
+        required=False,
+        help_text="Only games changed at or after this moment (ISO 8601, e.g. the newest "
+        "`updated_at` you have seen: expect that game again). For clients that poll their lists.",
+    )
     my_turn = serializers.BooleanField(
         required=False,
         default=False,
@@ -228,6 +233,17 @@ class GameListQuerySerializer(serializers.Serializer):
                 raise serializers.ValidationError({"my_turn": [message]})
             attrs["list"] = MyGames.MY_TURN
         return attrs
+
+
+class MovesQuerySerializer(serializers.Serializer):
+    """The filter of `GET /games/{id}/moves/`."""
+
+    after = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="Only the entries after move number `after` (the length of the log you "
+        "have): what a socket frame's `moves` did not bring, e.g. after a reconnect.",
+    )
 
 
 class OpenGamesQuerySerializer(serializers.Serializer):

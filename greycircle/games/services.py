@@ -22,7 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.selectors import are_friends, blocked_user_ids, is_blocked_between
-from greycircle.games import events, registry, tasks
+from greycircle.games import events, registry, selectors, tasks, thinking
 from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
     GameConflict,
@@ -197,10 +197,10 @@ def move_submit(
             parsed = rules.parse_move(move)
         except IllegalMove as error:
             raise GameInvalid(error.code, error.message) from None
-        ended = _move_apply(
+        move = _move_apply(
             game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key
         )
-        transaction.on_commit(lambda: _game_committed(game, ended=ended))
+        transaction.on_commit(lambda: _game_committed(game, moves=[move]))
     return game
 
 
@@ -218,14 +218,14 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
     state = game_kind.rules.decode(game.state)
     ai_seed = random.Random(f"{game.seed}:{game.version}").getrandbits(63)
     chosen = game_kind.computer(
-        state, level=seat.ai_level, seed=ai_seed, budget_ms=settings.GAMES_AI_BUDGET_MS
+        state, level=seat.ai_level, seed=ai_seed, budget_ms=thinking.ai_budget_ms()
     )
     with transaction.atomic():
         game = _game_lock(game_id)
         if not _ai_turn_pending(game, expected_version=expected_version):
             return False
-        ended = _move_apply(game, seat=seat, move=chosen, player=None, state=state)
-        transaction.on_commit(lambda: _game_committed(game, ended=ended))
+        move = _move_apply(game, seat=seat, move=chosen, player=None, state=state)
+        transaction.on_commit(lambda: _game_committed(game, moves=[move]))
     return True
 
 
@@ -466,18 +466,17 @@ def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
     The moves are logged as imported, with no player: nobody made them on this site.
     """
     seats = game.seats.all()
-    ended = False
     for number, move in enumerate(moves, start=1):
         if game.to_move is None:
             raise GameInvalid("bad_record", f"The game is over before move {number} of the record.")
         seat = seats[game.to_move]
         try:
-            ended = _move_apply(game, seat=seat, move=move, player=None, imported=True)
+            _move_apply(game, seat=seat, move=move, player=None, imported=True)
         except GameInvalid as error:
             raise GameInvalid(
                 "bad_record", f"Move {number} of the record: {error.detail}"
             ) from None
-    return ended
+    return game.status == GameStatus.FINISHED
 
 
 def _seats_check_blocks(*, creator: User, seats: Sequence[SeatSpec]) -> None:
@@ -592,7 +591,7 @@ def _game_withdraw(game: Game) -> None:
 
 def _game_lock(game_id: int) -> Game:
     """The game row, locked for this transaction, with its seats attached."""
-    game = Game.objects.select_for_update().with_seats().filter(pk=game_id).first()
+    game = Game.objects.locked_with_seats(game_id)
     if game is None:
         raise GameNotFound("not_found", "No such game.")
     return game
@@ -664,6 +663,21 @@ def _deadline_reset(game: Game) -> None:
     game.deadline_notice = DeadlineNotice.NONE
 
 
+# What a move changes in its game's row (the rest, such as its options or seats, stays).
+MOVE_CHANGES = (
+    "state",
+    "to_move",
+    "status",
+    "outcome",
+    "finished_at",
+    "move_deadline",
+    "deadline_notice",
+    "version",
+    "move_count",
+    "updated_at",
+)
+
+
 def _move_apply(
     game: Game,
     *,
@@ -673,19 +687,20 @@ def _move_apply(
     idempotency_key: str = "",
     imported: bool = False,
     state: Any = None,
-) -> bool:
-    """Play `move` on the locked `game`; store the state and the log entry.
+) -> Move:
+    """Play `move` on the locked `game`; store the state and the log entry (returned).
 
-    Returns whether the move ended the game. The caller publishes the change on commit.
+    The caller publishes the change on commit (`_game_committed(game, moves=[...])`).
     """
     rules = registry.get(game.kind).rules
-    before = rules.decode(game.state) if state is None else state
+    before = selectors.game_state_of(game=game) if state is None else state
     try:
         after = rules.play(before, move)
     except IllegalMove as error:
         raise GameInvalid(error.code, error.message) from None
     entry = rules.log_entry(before, move, after)
     game.state = rules.encode(after)
+    selectors.game_state_remember(game=game, state=after)
     game.to_move = rules.to_move(after)
     outcome = rules.outcome(after)
     if outcome is not None:
@@ -694,8 +709,8 @@ def _move_apply(
         _deadline_reset(game)
     game.version += 1
     game.move_count += 1
-    game.save()
-    Move.objects.create(
+    game.save(update_fields=MOVE_CHANGES)
+    return Move.objects.create(
         game=game,
         number=game.move_count,
         seat=seat.index,
@@ -706,22 +721,31 @@ def _move_apply(
         idempotency_key=idempotency_key,
         imported=imported,
     )
-    return outcome is not None
 
 
 def _game_committed(
     game: Game,
     *,
+    moves: Sequence[Move] = (),
     created: bool = False,
     joined: Seat | None = None,
     ended: bool = False,
     cancelled: bool = False,
 ) -> None:
-    """After commit: wake a computer seat to move, and tell everyone who watches the game.
+    """After commit: wake a computer seat to move, and tell everyone who watches the game (the
+    change's new log entries `moves` go with its envelopes). A move that finished the game ended
+    it.
 
     The computer's turn is queued first, so that a failure while publishing never leaves it to
     the stall sweep.
     """
     if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
         tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)
-    events.game_changed(game=game, created=created, joined=joined, ended=ended, cancelled=cancelled)
+    events.game_changed(
+        game=game,
+        moves=moves,
+        created=created,
+        joined=joined,
+        ended=ended or (bool(moves) and game.status == GameStatus.FINISHED),
+        cancelled=cancelled,
+    )

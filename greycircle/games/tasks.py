@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 from django_tasks import task
@@ -23,6 +23,34 @@ def ai_turn_run(game_id: int, version: int) -> bool:
 
 def ai_turn_enqueue(*, game_id: int, version: int) -> None:
     ai_turn_run.enqueue(game_id, version)
+    _workers_wake()
+
+
+def _workers_wake() -> None:
+    """Wake this process's task workers (the embedded site's), if it runs any: they claim the
+    task just queued now rather than at their next poll. Workers of other processes are woken by
+    the database (PostgreSQL's NOTIFY) or poll."""
+    from greycircle.games import worker  # the worker runs these tasks: import at call time
+
+    worker.workers_wake()
+
+
+# Above the computers' turns (priority 0): telling players of a change never waits on thinking.
+NOTIFICATIONS_PRIORITY = 10
+
+
+@task(priority=NOTIFICATIONS_PRIORITY)
+def notifications_send(news: list[dict[str, Any]]) -> None:
+    """Keep each notification of one change in its player's inbox and tell their streams."""
+    from greycircle.games import events  # events enqueue this task: import at call time
+
+    events.notifications_publish(news=news)
+
+
+def notifications_enqueue(*, news: list[dict[str, Any]]) -> None:
+    """Queue the notifications of one change: `{"user_id", "event", "data"}` each, JSON only."""
+    notifications_send.enqueue(news)
+    _workers_wake()
 
 
 def ai_turns_queued() -> set[tuple[int, int]]:

@@ -20,6 +20,13 @@ Supervision. A worker process runs three loops, each of which outlives any error
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
 GAMES_WORKER_RETRY_MAX_SECONDS; the first success logs that it is back and resets the pause.
+
+Waking. An idle worker looks at the queue every `interval` seconds, and is woken at once when a
+task is queued: on PostgreSQL a trigger on the task table sends NOTIFY greycircle_tasks (games
+migration 0007), which each worker hears on a connection of its own (`TaskListener`); in any
+database, a process that queues a task wakes its own running workers (`workers_wake`, called by
+greycircle.games.tasks: the embedded site). The poll stays as the fallback: a missed notification
+costs at most one interval.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import Error, close_old_connections, connections
+from django.db import Error, close_old_connections, connections, router, transaction
 from django.db.utils import OperationalError
 from django.utils.crypto import get_random_string
 from django_tasks_db.compat import TaskResultStatus
@@ -88,10 +95,18 @@ class Backoff:
         return failed > 0
 
 
+try:  # the listener's own connection raises psycopg's errors, not Django's
+    from psycopg import Error as PsycopgError
+
+    DATABASE_ERRORS: tuple[type[BaseException], ...] = (Error, PsycopgError)
+except ImportError:  # pragma: no cover - SQLite-only installs
+    DATABASE_ERRORS = (Error,)
+
+
 def _failure_log(what: str, error: BaseException, *, delay: float, failures: int) -> None:
     """One line per failure; a traceback only for an unexpected error's first occurrence."""
     summary = (str(error).strip().splitlines() or [""])[0]
-    if isinstance(error, Error):
+    if isinstance(error, DATABASE_ERRORS):
         logger.warning(
             "%s: database error (%s: %s); retrying in %.1f s",
             what,
@@ -157,10 +172,33 @@ class GamesWorker(Worker):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        # Set to cut the pause between polls short (a dead worker's task was queued again).
+        # Set to cut the pause between polls short (a task was queued, or a dead worker's task
+        # was queued again).
         self.wake = threading.Event()
 
     def run(self) -> None:
+        """Run tasks until stopped, woken by new tasks (`TaskListener`, `workers_wake`)."""
+        listener = None if self.batch else self.listener_start()
+        with _running_lock:
+            _running_workers.add(self)
+        try:
+            self._tasks_run()
+        finally:
+            with _running_lock:
+                _running_workers.discard(self)
+            if listener is not None:
+                listener.stop.set()
+
+    def listener_start(self) -> TaskListener | None:
+        """Listen for new tasks in a thread, on PostgreSQL; None on other databases."""
+        alias = router.db_for_read(DBTaskResult)
+        if connections[alias].vendor != "postgresql":
+            return None
+        listener = TaskListener(worker_id=self.worker_id, wake=self.wake, alias=alias)
+        listener.start()
+        return listener
+
+    def _tasks_run(self) -> None:
         logger.info(
             "Starting worker worker_id=%s queues=%s", self.worker_id, ",".join(self.queue_names)
         )
@@ -246,6 +284,100 @@ class GamesWorker(Worker):
 CONNECTION_ERRORS = frozenset(
     f"django.db.utils.{name}" for name in ("OperationalError", "InterfaceError")
 )
+
+
+# --- waking idle workers ---------------------------------------------------------------------
+
+# The channel of games migration 0007's trigger: every insert into the task table notifies it.
+TASKS_CHANNEL = "greycircle_tasks"
+
+# This process's running workers (`GamesWorker.run`), woken by `workers_wake`.
+_running_workers: set[GamesWorker] = set()
+_running_lock = threading.Lock()
+
+
+def workers_wake() -> None:
+    """Wake this process's running workers (the embedded site's) once the current transaction,
+    if any, commits: they claim a task just queued at once rather than at their next poll.
+
+    Costs one set lookup in a process that runs no worker.
+    """
+    if not _running_workers:
+        return
+    transaction.on_commit(_running_workers_wake, using=router.db_for_write(DBTaskResult))
+
+
+def _running_workers_wake() -> None:
+    with _running_lock:
+        workers = list(_running_workers)
+    for worker in workers:
+        worker.wake.set()
+
+
+class TaskListener:
+    """Sets a worker's `wake` on every NOTIFY greycircle_tasks, in a daemon thread, on a
+    PostgreSQL connection of its own (autocommit, outside Django's connection handling), until
+    `stop` is set.
+
+    It outlives database outages like the other loops: one line when its connection fails,
+    reconnection with backoff, one line when it listens again. Each time it starts listening it
+    wakes the worker once, for the tasks queued while it was not listening. Behind a pooler in
+    transaction mode (pgbouncer) LISTEN hears nothing and the worker falls back to its poll.
+    """
+
+    # How often the wait for notifications looks whether to stop.
+    STOP_CHECK_SECONDS = 0.5
+
+    def __init__(self, *, worker_id: str, wake: threading.Event, alias: str = "default") -> None:
+        self.worker_id = worker_id
+        self.wake = wake
+        self.stop = threading.Event()
+        params = connections[alias].get_connection_params()
+        for key in ("cursor_factory", "context"):  # Django's, for its own connections
+            params.pop(key, None)
+        params.setdefault("connect_timeout", 10)
+        # A connection cut without a word (a host gone) is noticed within about a minute.
+        for key, value in (
+            ("keepalives", 1),
+            ("keepalives_idle", 30),
+            ("keepalives_interval", 10),
+            ("keepalives_count", 3),
+        ):
+            params.setdefault(key, value)
+        self.params = params
+        self.thread = threading.Thread(
+            target=self.run, name=f"task-listener-{worker_id}", daemon=True
+        )
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def run(self) -> None:
+        import psycopg
+
+        what = f"task listener of worker {self.worker_id}"
+        backoff = Backoff()
+        listened = False
+        while not self.stop.is_set():
+            try:
+                with psycopg.connect(**self.params, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {TASKS_CHANNEL}")
+                    self.wake.set()  # for the tasks queued while nobody listened
+                    if backoff.succeeded():
+                        logger.warning("%s: working again", what)
+                    elif not listened:
+                        logger.info("%s: listening on %s", what, TASKS_CHANNEL)
+                    listened = True
+                    while not self.stop.is_set():
+                        for _notify in conn.notifies(timeout=self.STOP_CHECK_SECONDS):
+                            self.wake.set()
+            except Exception as error:
+                if self.stop.is_set():
+                    break
+                delay = backoff.next_delay()
+                if backoff.failures == 1:  # one line per outage
+                    _failure_log(what, error, delay=delay, failures=backoff.failures)
+                self.stop.wait(delay)
 
 
 # --- the heartbeat and stall loops -----------------------------------------------------------

@@ -228,6 +228,16 @@ def test_a_generated_client_plays_a_whole_game_against_the_easy_computer(
         f"{prefix}{shape}" for shape in ("Move", "PlayCard", "MovePile", "EndTurn")
     }
 
+    # Polling cheaply: an unchanged game is 304, the log after a number, the lists changed since.
+    unchanged = games.v1_games_retrieve.sync_detailed(
+        id=game_id, client=client, if_none_match=fetched.headers["etag"]
+    )
+    assert unchanged.status_code == 304
+    newer = games.v1_games_moves_list.sync(id=game_id, client=client, after=game.move_count - 1)
+    assert [entry.number for entry in newer] == [game.move_count]
+    changed = games.v1_games_list.sync(client=client, changed_since=game.updated_at)
+    assert [listed.id for listed in changed.results] == [game_id]
+
     # The finished game's replay, typed per kind: a step per move and the start.
     replay = games.v1_games_replay_retrieve.sync_detailed(id=game_id, client=client)
     assert replay.status_code == 200, replay.content

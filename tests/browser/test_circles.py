@@ -3,8 +3,10 @@
 import pytest
 from playwright.sync_api import Page, expect
 
+from accounts.deletion import account_anonymise
+from greycircle.games.services import SeatSpec
 from tests.browser.pages import game_start, invitation_accept
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, game_started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -141,9 +143,9 @@ COUNT_MOVE_LOG_FETCHES = """(() => {
 ALL_MOVE_LOGS_READ = "() => window.moveLogFetches.read === window.moveLogFetches.sent"
 
 
-def test_a_late_answer_with_an_older_move_log_does_not_replace_a_newer_one(new_page, log_in):
-    """Hold kit's fetch of the move log after kit's move until lou has moved and any newer fetch
-    has been answered: kit's page must end up listing both moves, not the late, shorter log."""
+def test_moves_arrive_with_the_live_updates_without_fetching_the_log_again(new_page, log_in):
+    """The move log is fetched once when the page opens; each move after that comes in its
+    socket frame, on both players' pages."""
     UserFactory(username="kit")
     UserFactory(username="lou", accept_invitations_from_anyone=True)
     kit, lou = new_page(), new_page()
@@ -154,31 +156,38 @@ def test_a_late_answer_with_an_older_move_log_does_not_replace_a_newer_one(new_p
     invitation_accept(lou, kit.url)
     expect(lou.locator("#connection")).to_have_text("Live")
     kit.wait_for_function(ALL_MOVE_LOGS_READ)
+    fetched = kit.evaluate("window.moveLogFetches.sent")
 
-    held = []
-
-    def hold_the_first_log_fetch(route) -> None:
-        if route.request.method != "GET" or held:
-            route.continue_()
-            return
-        # The log as it is now (kit's move only), answered when the test says so.
-        held.append((route, route.fetch()))
-
-    kit.route("**/api/v1/games/*/moves/", hold_the_first_log_fetch)
     kit.locator("rect[data-square=c5]").click()
-    kit.wait_for_function("() => window.greyCircleGame.envelope.move_count === 1")
-    kit.wait_for_function("() => window.moveLogFetches.sent > window.moveLogFetches.read")
     expect(lou.locator("#status")).to_have_text("Your turn.")
     lou.locator(f"rect[data-square={legal_squares(lou)[0]}]").click()
-    kit.wait_for_function("() => window.greyCircleGame.envelope.move_count === 2")
-    # A page that fetched the log again at once shows that newer log before the older arrives.
-    sent = kit.evaluate("window.moveLogFetches.sent")
-    kit.wait_for_function(f"() => window.moveLogFetches.read >= {sent - 1}")
-    assert len(held) == 1
-    route, response = held[0]
-    assert len(response.json()) == 1, "the held answer is the older log"
-    route.fulfill(response=response)
 
-    kit.wait_for_function(ALL_MOVE_LOGS_READ)
-    expect(kit.locator(".move-list li")).to_have_count(2, timeout=LIVE_WITHIN_MS)
-    expect(kit.locator(".move-list li").last).to_contain_text("2. ")
+    for page in (kit, lou):
+        expect(page.locator(".move-list li")).to_have_count(2, timeout=LIVE_WITHIN_MS)
+        expect(page.locator(".move-list li").last).to_contain_text("2. ")
+    assert kit.evaluate("window.moveLogFetches.sent") == fetched
+
+
+def test_the_players_names_lead_to_their_profiles_but_a_deleted_players_does_not(page, log_in):
+    jo = UserFactory(username="jo")
+    kit = UserFactory(username="kit")
+    game = game_started(creator=jo, kind="circles", opponents=[SeatSpec(user=kit)])
+    log_in(page, "jo", PASSWORD)
+    page.goto(f"/games/{game.pk}/")
+    players = page.locator("#seats .player__name")
+    expect(players).to_have_text(["jo (you)", "kit"])
+    expect(players.nth(0).get_by_role("link", name="jo")).to_have_attribute("href", "/u/jo/")
+    expect(players.nth(1).get_by_role("link", name="kit")).to_have_attribute("href", "/u/kit/")
+
+    # kit deletes the account: the game is resigned and kit is a "deleted player", no link.
+    account_anonymise(user=kit)
+    page.reload()
+    expect(page.locator("#status")).to_contain_text("Game over: You win")
+    expect(players).to_have_text(["jo (you)", "deleted player"])
+    expect(page.locator("#seats a")).to_have_count(1)
+
+    # Computers have no profile either.
+    game = game_started(creator=jo, kind="circles", opponents=[SeatSpec(ai_level="easy")])
+    page.goto(f"/games/{game.pk}/")
+    expect(players).to_have_text(["jo (you)", "Computer (easy)"])
+    expect(page.locator("#seats a")).to_have_count(1)

@@ -35,7 +35,7 @@ def random_record(seed: int) -> str:
 def _quiet(monkeypatch):
     """Games are made here, in the test process, for pages of the server's: nobody here listens
     to their live updates (and Playwright's loop in this thread would refuse to send them)."""
-    monkeypatch.setattr(events, "_send", lambda group, message: None)
+    monkeypatch.setattr(events, "publish", lambda messages: None)
 
 
 def circles_finished(user, record: str) -> Game:

@@ -1,4 +1,4 @@
-"""Fixtures for running real task worker processes against the test database.
+"""Fixtures and helpers of the games tests: real task worker processes, refusals, live events.
 
 `worker_process` starts `manage.py games_worker` in a child process. The child reaches the test
 database through DATABASE_URL (a file for SQLite, the test database of the PostgreSQL server), so
@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 import pytest
@@ -23,8 +24,10 @@ from django.db import connection
 from django.utils.crypto import get_random_string
 
 from greycircle.games import registry, services
+from greycircle.games.errors import GameError
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
+from tests.factories import accept_invitations, let_anyone_invite
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 WORKER_START_TIMEOUT = 30.0
@@ -129,6 +132,39 @@ def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
             worker.kill()
 
 
+class Refusal(NamedTuple):
+    """Why a service refused: compares equal to `(code, detail)`."""
+
+    code: str
+    detail: str
+
+
+def refusal(error_class: type[GameError], call: Callable[..., object], **kwargs) -> Refusal:
+    """`call(**kwargs)` must raise `error_class`; its code and detail."""
+    with pytest.raises(error_class) as refused:
+        call(**kwargs)
+    return Refusal(refused.value.code, refused.value.detail)
+
+
+@pytest.fixture
+def notifications(monkeypatch) -> list[tuple[int, str, dict]]:
+    """The live events the games services send, as (user id, event, data): those sent at once
+    (`events.notify`) and those of a game change, which the task worker sends
+    (`events.notifications_publish`: run `deliver_notifications()` first)."""
+    sent: list[tuple[int, str, dict]] = []
+    monkeypatch.setattr(
+        "greycircle.games.events.notify",
+        lambda *, user_id, event, **data: sent.append((user_id, event, data)),
+    )
+    monkeypatch.setattr(
+        "greycircle.games.events.notifications_publish",
+        lambda *, news: sent.extend(
+            (item["user_id"], item["event"], item["data"]) for item in news
+        ),
+    )
+    return sent
+
+
 def computer_to_move(user, *, kind: str = "circles", level: str = "easy", ai_seat: int = 1) -> Game:
     """A new game of `user` against a computer, with the computer to move (its turn queued)."""
     game = services.game_create(creator=user, kind=kind, opponents=[SeatSpec(ai_level=level)])
@@ -166,3 +202,16 @@ def computer_moved(game: Game) -> Callable[[], bool]:
     """A condition: the computer has played its turn in `game` (the game moved past it)."""
     version = game.version
     return lambda: Game.objects.filter(pk=game.pk, version__gt=version).exists()
+
+
+@pytest.fixture
+def game(alice, bob, client_for) -> dict:
+    """A tic-tac-toe game in play between alice (seat 0, to move) and bob, as alice's envelope
+    from the API. Modules with a game of their own override it."""
+    let_anyone_invite(bob)
+    response = client_for(alice).post(
+        "/api/v1/games/", {"kind": "tictactoe", "seats": [{"user": "bob"}]}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    accept_invitations(response.json()["id"])
+    return client_for(alice).get(f"/api/v1/games/{response.json()['id']}/").json()

@@ -9,6 +9,9 @@ from tests.factories import accept_invitations, let_anyone_invite
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 
 
+# `game`: a tic-tac-toe game in play between alice and bob, as alice's envelope (conftest).
+
+
 def create(client, seats, **extra):
     return client.post(
         "/api/v1/games/", {"kind": "tictactoe", "seats": seats, **extra}, format="json"
@@ -22,15 +25,6 @@ def move(client, game_id, cell, version, **headers):
         format="json",
         headers=headers,
     )
-
-
-@pytest.fixture
-def game(alice, bob, client_for):
-    let_anyone_invite(bob)
-    response = create(client_for(alice), [{"user": "bob"}])
-    assert response.status_code == 201, response.json()
-    accept_invitations(response.json()["id"])
-    return client_for(alice).get(f"/api/v1/games/{response.json()['id']}/").json()
 
 
 def test_a_game_against_a_user_waits_for_their_acceptance(alice, bob, client_for):

@@ -43,7 +43,10 @@ async def open_socket(path: str, cookie: bytes | None, *, origin=ORIGIN) -> Webs
 
 
 @pytest.fixture
-def setup_game(alice, bob, carol):
+def setup_game(alice, bob, carol, deliver_notifications):
+    """A tic-tac-toe game in play between alice (to move) and bob, carol a stranger to it; the
+    notifications of its start already delivered."""
+
     def make():
         a_client, a_cookie = signed_in(alice)
         _, b_cookie = signed_in(bob)
@@ -54,6 +57,7 @@ def setup_game(alice, bob, carol):
         ).json()
         accept_invitations(game["id"])
         game = a_client.get(f"/api/v1/games/{game['id']}/").json()
+        deliver_notifications()
         return a_client, game, a_cookie, b_cookie, c_cookie
 
     return sync_to_async(make)
@@ -77,21 +81,61 @@ async def test_a_move_reaches_the_other_player_and_spectators(setup_game):
     )
     assert played.status_code == 200
 
-    for_bob = (await bob_socket.receive_json_from(timeout=2))["envelope"]
+    bob_frame = await bob_socket.receive_json_from(timeout=2)
+    for_bob = bob_frame["envelope"]
     assert for_bob["version"] == played.json()["version"]
     assert for_bob["state"]["cells"][4] == 0
     assert for_bob["you"] == 1
     assert {"cell": 0} in for_bob["legal_moves"]
+    # The move just played comes with the frame: no need to fetch the log again.
+    [entry] = bob_frame["moves"]
+    assert (entry["number"], entry["seat"], entry["cell"]) == (1, 0, 4)
 
-    for_carol = (await carol_socket.receive_json_from(timeout=2))["envelope"]
+    carol_frame = await carol_socket.receive_json_from(timeout=2)
+    for_carol = carol_frame["envelope"]
     assert for_carol["version"] == for_bob["version"]
     assert for_carol["you"] is None
     assert for_carol["legal_moves"] == []
+    assert [(entry["number"], entry["cell"]) for entry in carol_frame["moves"]] == [(1, 4)]
     await bob_socket.disconnect()
     await carol_socket.disconnect()
 
 
-async def test_the_player_to_move_is_told_on_their_own_stream(setup_game):
+async def test_each_seat_sees_its_own_private_detail_of_a_move_and_spectators_none(setup_game):
+    """Tic-tac-toe logs `{"mine": true}` privately for the seat that moved (as King's Corner
+    logs the card drawn): only that seat's frame carries it."""
+    a_client, game, a_cookie, b_cookie, c_cookie = await setup_game()
+    sockets = {}
+    for name, cookie in (("alice", a_cookie), ("bob", b_cookie), ("carol", c_cookie)):
+        sockets[name] = await open_socket(f"/ws/games/{game['id']}/", cookie)
+        assert (await sockets[name].connect())[0]
+        await sockets[name].receive_json_from()
+
+    played = await sync_to_async(a_client.post)(
+        f"/api/v1/games/{game['id']}/moves/",
+        {"expected_version": game["version"], "move": {"cell": 4}},
+        format="json",
+    )
+    assert played.status_code == 200
+
+    moves = {
+        name: (await socket.receive_json_from(timeout=2))["moves"]
+        for name, socket in sockets.items()
+    }
+    public = {"number": 1, "seat": 0, "imported": False, "cell": 4}
+    [for_alice] = moves["alice"]
+    assert {key: for_alice.get(key) for key in public} == public
+    assert for_alice["mine"] is True
+    for name in ("bob", "carol"):
+        [entry] = moves[name]
+        assert {key: entry.get(key) for key in public} == public, name
+        assert "mine" not in entry, name
+        assert set(entry) == set(for_alice) - {"mine"}, name
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+async def test_the_player_to_move_is_told_on_their_own_stream(setup_game, deliver_notifications):
     a_client, game, _, b_cookie, _ = await setup_game()
     me = await open_socket("/ws/me/", b_cookie)
     assert (await me.connect())[0]
@@ -101,6 +145,9 @@ async def test_the_player_to_move_is_told_on_their_own_stream(setup_game):
         {"expected_version": game["version"], "move": {"cell": 4}},
         format="json",
     )
+    # The move request only queued the notification: the task worker tells bob.
+    assert await me.receive_nothing(timeout=0.2)
+    await sync_to_async(deliver_notifications)()
     message = await me.receive_json_from(timeout=2)
     assert message["notification"]["event"] == "your_turn"
     assert message["notification"]["game"] == game["id"]
@@ -220,5 +267,7 @@ async def test_an_idle_socket_still_gets_the_next_move(setup_game):
         {"expected_version": game["version"], "move": {"cell": 4}},
         format="json",
     )
-    assert (await socket.receive_json_from(timeout=3))["envelope"]["state"]["cells"][4] == 0
+    frame = await socket.receive_json_from(timeout=3)
+    assert frame["envelope"]["state"]["cells"][4] == 0
+    assert [entry["number"] for entry in frame["moves"]] == [1]
     await socket.disconnect()

@@ -12,14 +12,10 @@ from greycircle.games import invitations, services
 from greycircle.games.errors import GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
 from greycircle.games.services import SeatSpec
-from tests.factories import let_anyone_invite
+from tests.factories import befriend, let_anyone_invite
+from tests.games.conftest import refusal
 
 pytestmark = [pytest.mark.usefixtures("tictactoe"), pytest.mark.django_db]
-
-
-def befriend(a, b) -> None:
-    sent = friends.friend_request_send(sender=a, username=b.username)
-    friends.friend_request_accept(user=b, request_id=sent.request.pk)
 
 
 def invite(creator, *invitees, kind="tictactoe", **options) -> Game:
@@ -30,22 +26,6 @@ def invite(creator, *invitees, kind="tictactoe", **options) -> Game:
 
 def invitation_of(game: Game, user) -> Invitation:
     return Invitation.objects.get(game=game, invitee=user)
-
-
-def refusal(error_class, call, **kwargs) -> tuple[str, str]:
-    with pytest.raises(error_class) as refused:
-        call(**kwargs)
-    return refused.value.code, refused.value.detail
-
-
-@pytest.fixture
-def notifications(monkeypatch) -> list[tuple[int, str, dict]]:
-    sent: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(
-        "greycircle.games.events.notify",
-        lambda *, user_id, event, **data: sent.append((user_id, event, data)),
-    )
-    return sent
 
 
 # --- who can be invited ------------------------------------------------------------------------
@@ -119,7 +99,7 @@ def test_an_invited_seat_is_held_and_the_game_waits(alice, bob, carol, settings)
 
 
 def test_the_game_starts_only_when_the_last_invitation_is_accepted(
-    alice, bob, carol, notifications, django_capture_on_commit_callbacks
+    alice, bob, carol, notifications, django_capture_on_commit_callbacks, deliver_notifications
 ):
     let_anyone_invite(bob, carol)
     game = invite(alice, bob, carol, kind="kingscorner")
@@ -133,6 +113,7 @@ def test_the_game_starts_only_when_the_last_invitation_is_accepted(
         game = invitations.invitation_accept(
             invitation_id=invitation_of(game, carol).pk, user=carol
         )
+    deliver_notifications()
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
     assert game.state
@@ -142,11 +123,12 @@ def test_the_game_starts_only_when_the_last_invitation_is_accepted(
 
 
 def test_the_invitee_is_notified_with_the_invitation(
-    alice, bob, notifications, django_capture_on_commit_callbacks
+    alice, bob, notifications, django_capture_on_commit_callbacks, deliver_notifications
 ):
     let_anyone_invite(bob)
     with django_capture_on_commit_callbacks(execute=True):
         game = invite(alice, bob)
+    deliver_notifications()
     [(user_id, _, data)] = [n for n in notifications if n[1] == "invitation"]
     assert (user_id, data["by"], data["invitation"]) == (
         bob.pk,

@@ -8,23 +8,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from greycircle.games import heartbeats, services, tasks
+from greycircle.games import worker as worker_module
 from greycircle.games.models import Game, Move, WorkerHeartbeat
 from greycircle.games.services import SeatSpec
 from greycircle.games.worker import Backoff, GamesWorker, background_worker_start
-from tests.games.conftest import computer_moved, computer_to_move, database_url, wait_for
+from tests.games.conftest import (
+    BASE_DIR,
+    WorkerProcess,
+    computer_moved,
+    computer_to_move,
+    database_url,
+    wait_for,
+)
 
 needs_postgres = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL); CI has it"
@@ -33,6 +44,15 @@ needs_postgres = pytest.mark.skipif(
 
 def _worker_rows(worker_id: str):
     return [row for row in DBTaskResult.objects.all() if worker_id in row.worker_ids]
+
+
+def _turns():
+    """The task rows of computer turns (the queue also holds the players' notifications)."""
+    return DBTaskResult.objects.filter(task_path=tasks.ai_turn_run.module_path)
+
+
+def _worker_turns(worker_id: str):
+    return [row for row in _turns() if worker_id in row.worker_ids]
 
 
 # --- worker processes ------------------------------------------------------------------------
@@ -45,11 +65,13 @@ def test_a_worker_killed_mid_turn_is_replaced_within_seconds(alice, worker_proce
     slow = worker_process(env={"GAMES_AI_BUDGET_MS": "60000"})
     game = computer_to_move(alice, level="hard")
     wait_for(
-        lambda: any(row.status == TaskResultStatus.RUNNING for row in _worker_rows(slow.worker_id)),
+        lambda: any(
+            row.status == TaskResultStatus.RUNNING for row in _worker_turns(slow.worker_id)
+        ),
         timeout=15,
         message=slow.log,
     )
-    (dead_row,) = _worker_rows(slow.worker_id)
+    (dead_row,) = _worker_turns(slow.worker_id)
     other = worker_process()
 
     slow.kill()
@@ -75,6 +97,16 @@ def test_a_worker_keeps_playing_while_redis_is_down(alice, worker_process):
     for _ in range(2):
         game = computer_to_move(alice)
         wait_for(computer_moved(game), timeout=15, message=worker.log)
+    # The players' notifications of those moves are tasks too: they end well though not sent.
+    wait_for(
+        lambda: (
+            not DBTaskResult.objects.filter(
+                status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING]
+            ).exists()
+        ),
+        timeout=15,
+        message=worker.log,
+    )
 
     assert worker.alive()
     assert set(_status(worker.worker_id)) == {TaskResultStatus.SUCCESSFUL}
@@ -295,7 +327,7 @@ def test_a_task_whose_end_could_not_be_recorded_is_failed_and_its_turn_queued_ag
 
     def recorder(record):
         def flaky(self, *args):
-            if outage:
+            if outage and self.task_path == tasks.ai_turn_run.module_path:
                 raise outage.pop()
             return record(self, *args)
 
@@ -304,19 +336,19 @@ def test_a_task_whose_end_could_not_be_recorded_is_failed_and_its_turn_queued_ag
     monkeypatch.setattr(DBTaskResult, "set_successful", recorder(DBTaskResult.set_successful))
     monkeypatch.setattr(DBTaskResult, "set_failed", recorder(DBTaskResult.set_failed))
     game = computer_to_move(alice, kind="tictactoe", level="first")
-    (first,) = DBTaskResult.objects.all()
+    (first,) = _turns()
     worker = _games_worker()
     thread = _in_thread(worker)
     try:
         wait_for(computer_moved(game), timeout=10)
-        retried = DBTaskResult.objects.exclude(pk=first.pk)
+        retried = _turns().exclude(pk=first.pk)
         wait_for(lambda: retried.filter(status=TaskResultStatus.SUCCESSFUL).exists(), timeout=10)
     finally:
         _stop(worker, thread)
     first.refresh_from_db()
     assert first.status == TaskResultStatus.FAILED
     assert "lost its database connection" in first.traceback
-    assert DBTaskResult.objects.count() == 2
+    assert _turns().count() == 2
     assert Move.objects.filter(game=game).count() == 2, "the turn queued again found it played"
 
 
@@ -327,7 +359,7 @@ def test_tasks_of_a_silent_worker_are_failed_and_queued_again(alice, tictactoe):
         computer_to_move(alice, kind="tictactoe", level="first"),
         computer_to_move(alice, kind="tictactoe", level="first"),
     ]
-    rows = {row.args_kwargs["args"][0]: row for row in DBTaskResult.objects.all()}
+    rows = {row.args_kwargs["args"][0]: row for row in _turns()}
     dead, alive, unknown = (rows[game.pk] for game in games)
     for row, worker_id in ((dead, "dead"), (alive, "alive"), (unknown, "unknown")):
         row.claim(worker_id)
@@ -368,10 +400,10 @@ def test_a_stalled_turn_still_in_the_queue_is_not_queued_again(alice, tictactoe)
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
 
     assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
-    assert DBTaskResult.objects.count() == 1
-    DBTaskResult.objects.update(status=TaskResultStatus.FAILED)
+    assert _turns().count() == 1
+    _turns().update(status=TaskResultStatus.FAILED)
     assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
-    assert DBTaskResult.objects.count() == 2
+    assert _turns().count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -391,3 +423,158 @@ def test_the_embedded_worker_plays_beats_and_stops(alice, tictactoe):
     for thread in started:
         thread.join(timeout=10)
         assert not thread.is_alive(), thread.name
+
+
+# --- waking idle workers ---------------------------------------------------------------------
+
+SLOW_POLL = 5.0  # seconds between a worker's polls in these tests: a poll would show
+
+
+@pytest.fixture
+def slow_poll_worker(transactional_db, tmp_path):
+    """A factory: `slow_poll_worker(url=..., env=...)` starts `manage.py games_worker` polling
+    every SLOW_POLL seconds, and waits until it runs. Killed before the database is flushed."""
+    started: list[WorkerProcess] = []
+
+    def start(*, url: str | None = None, env: dict[str, str] | None = None) -> WorkerProcess:
+        worker_id = f"test-slow-{len(started)}-{time.monotonic_ns()}"
+        log_path = tmp_path / f"{worker_id}.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "manage.py",
+                    "games_worker",
+                    "--no-reload",
+                    "--no-startup-delay",
+                    f"--interval={SLOW_POLL}",
+                    f"--worker-id={worker_id}",
+                ],
+                cwd=BASE_DIR,
+                env={
+                    **os.environ,
+                    "DJANGO_SETTINGS_MODULE": "greycircle.settings",
+                    "DATABASE_URL": url or database_url(),
+                    "PYTHONUNBUFFERED": "1",
+                    "GAMES_AI_BUDGET_MS": "50",
+                    **(env or {}),
+                },
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        worker = WorkerProcess(worker_id=worker_id, process=process, log_path=log_path)
+        started.append(worker)
+        worker.wait_started()
+        return worker
+
+    yield start
+
+    for worker in started:
+        if worker.alive():
+            worker.kill()
+
+
+def _turn_started_after(game: Game) -> float:
+    """Seconds from the queuing of `game`'s last computer turn to its start (database times)."""
+    row = _turns().filter(args_kwargs__args=[game.pk, game.version]).get()
+    return (row.started_at - row.enqueued_at).total_seconds()
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_worker_is_woken_by_a_new_task(alice, slow_poll_worker):
+    """The task table's trigger notifies the workers: a worker polling every 5 s starts a new
+    computer turn at once (after its first look at the queue, every turn waits for a wake)."""
+    worker = slow_poll_worker()
+    wait_for(lambda: "listening on greycircle_tasks" in worker.log(), timeout=10)
+
+    for _ in range(3):
+        time.sleep(0.3)  # idle, well into its pause
+        game = computer_to_move(alice)
+        took = wait_for(computer_moved(game), timeout=15, interval=0.01, message=worker.log)
+        started_after = _turn_started_after(game)
+        print(
+            f"turn started {started_after * 1000:.0f} ms after it was queued, moved in {took:.2f} s"
+        )
+        assert started_after < 0.5, worker.log()
+        assert took < 1.5, worker.log()
+    assert worker.alive()
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_listener_outlives_a_database_outage(alice, slow_poll_worker, postgres_proxy):
+    """The database goes away for 3 s: the listener logs one line, listens again once it is
+    back, and wakes its worker as before."""
+    worker = slow_poll_worker(
+        url=database_url(host="127.0.0.1", port=postgres_proxy.port),
+        env={"GAMES_WORKER_RETRY_SECONDS": "0.1", "GAMES_WORKER_RETRY_MAX_SECONDS": "0.5"},
+    )
+    listener = f"task listener of worker {worker.worker_id}"
+    wait_for(lambda: "listening on greycircle_tasks" in worker.log(), timeout=10)
+
+    postgres_proxy.down()
+    time.sleep(3)
+    postgres_proxy.up()
+    wait_for(lambda: f"{listener}: working again" in worker.log(), timeout=10, message=worker.log)
+
+    time.sleep(0.3)
+    game = computer_to_move(alice)
+    took = wait_for(computer_moved(game), timeout=15, interval=0.01, message=worker.log)
+    print(f"computer moved {took:.2f} s after its turn was queued, after the outage")
+    assert took < 1.5, worker.log()
+    log = worker.log()
+    outage = [line for line in log.splitlines() if listener in line and "retrying" in line]
+    assert len(outage) == 1, log
+    assert "database error" in outage[0]
+    assert "Traceback" not in log
+    assert worker.alive()
+    worker.kill()  # before the proxy stops: its connections end with the worker
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_listener_stops_with_its_worker():
+    worker = _games_worker("listening")
+    thread = _in_thread(worker)
+
+    def listeners() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == "task-listener-listening"]
+
+    try:
+        wait_for(listeners, timeout=10)
+        (listener,) = listeners()
+    finally:
+        _stop(worker, thread)
+    listener.join(timeout=5)
+    assert not listener.is_alive()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_worker_is_woken_by_a_task_queued_in_its_process(
+    alice, tictactoe, monkeypatch
+):
+    """In one process (any database, no notifications: the listener is off here), queuing a task
+    wakes the process's own worker, which polls every 5 s."""
+    monkeypatch.setattr(GamesWorker, "listener_start", lambda self: None)
+    stop = background_worker_start(interval=SLOW_POLL)
+    try:
+        wait_for(lambda: worker_module._running_workers, timeout=10)
+        time.sleep(0.5)  # idle, well into its pause
+        for _ in range(2):
+            game = computer_to_move(alice, kind="tictactoe", level="first")
+            took = wait_for(computer_moved(game), timeout=15, interval=0.01)
+            print(f"computer moved {took * 1000:.0f} ms after its turn was queued")
+            assert took < 1.0
+            time.sleep(0.3)
+    finally:
+        stop.set()
+    wait_for(lambda: not worker_module._running_workers, timeout=10)
+
+
+def test_waking_without_a_worker_in_the_process_does_nothing(monkeypatch):
+    monkeypatch.setattr(
+        transaction, "on_commit", lambda *args, **kwargs: pytest.fail("no worker to wake")
+    )
+    assert not worker_module._running_workers
+    worker_module.workers_wake()

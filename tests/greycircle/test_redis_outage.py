@@ -11,7 +11,6 @@ import asyncio
 import json
 import logging
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -34,10 +33,9 @@ from greycircle.asgi import application
 from greycircle.games import consumers, events
 from greycircle.settings import redis_settings
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
+from tests.redis_server import REDIS_SERVER, RedisServer, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_SERVER = shutil.which("redis-server")
-NO_PERSISTENCE = ("--save", "", "--appendonly", "no")
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
 
 pytestmark = [
@@ -45,63 +43,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("tictactoe", "close_thread_connections"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for(check, *, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            result = check()
-        except Exception:
-            result = None
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
-def redis_answers(port: int) -> bool:
-    with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
-        conn.sendall(b"PING\r\n")
-        return conn.recv(16).startswith(b"+PONG")
-
-
-class RedisServer:
-    """A throwaway redis-server that a test can stop and start again on the same port."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [REDIS_SERVER, *("--port", str(self.port), "--bind", "127.0.0.1"), *NO_PERSISTENCE],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for(lambda: redis_answers(self.port), timeout=10, what="redis-server")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer()
-    server.start()
-    yield server
-    server.stop()
 
 
 def reset_outages() -> None:

@@ -155,14 +155,21 @@ class InProcess:
         prefix = f"game.{game.pk}."
         # Notifications go out with the envelopes of the change they announce.
         moves = max(
-            (m["envelope"]["move_count"] for g, m in self.published if g.startswith(prefix)),
+            (
+                json.loads(m["frame"])["envelope"]["move_count"]
+                for g, m in self.published
+                if g.startswith(prefix)
+            ),
             default=game.move_count,
         )
         for group, message in self.published:
             if group.startswith(prefix):
                 audience = group.removeprefix(prefix)
                 seat = None if audience == "spectators" else int(audience.removeprefix("seat"))
-                self.received.append((seat, None, message["envelope"]))
+                frame = json.loads(message["frame"])
+                self.received.append((seat, None, frame["envelope"]))
+                # The log entries the frame carries, as of the move it announces.
+                self.received.append((seat, frame["envelope"]["move_count"], frame["moves"]))
             else:
                 user_id = int(group.removeprefix("user."))
                 self.received.append((seat_of_user[user_id], moves, message))
@@ -228,9 +235,9 @@ def test_games_never_show_a_player_or_spectator_a_card_they_may_not_see(
     django_capture_on_commit_callbacks, monkeypatch
 ):
     world = InProcess(django_capture_on_commit_callbacks)
-    monkeypatch.setattr(
-        events, "_send", lambda group, message: world.published.append((group, message))
-    )
+    monkeypatch.setattr(events, "publish", world.published.extend)
+    # The players' notifications, which the worker keeps and publishes, published at once.
+    monkeypatch.setattr(tasks, "notifications_enqueue", events.notifications_publish)
     monkeypatch.setattr(
         tasks,
         "ai_turn_enqueue",

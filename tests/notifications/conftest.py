@@ -37,10 +37,11 @@ def to_move(game):
 
 
 @pytest.fixture
-def people_game(tictactoe, alice, bob):
+def people_game(tictactoe, alice, bob, deliver_notifications):
     """A tic-tac-toe game between alice and bob in play (nothing queued, nobody verified yet)."""
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    DBTaskResult.objects.all().delete()  # whatever starting the game queued is not under test
+    deliver_notifications()  # its start's notifications are kept, as the worker would
+    DBTaskResult.objects.all().delete()  # whatever else starting the game queued is not under test
     return game
 
 

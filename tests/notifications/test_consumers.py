@@ -42,10 +42,13 @@ async def test_hello_carries_the_unread_count(alice, bob):
     await socket.disconnect()
 
 
-async def test_each_notification_arrives_with_what_it_did_to_the_inbox(alice, bob):
+async def test_each_notification_arrives_with_what_it_did_to_the_inbox(
+    alice, bob, deliver_notifications
+):
     game = await sync_to_async(game_started)(
         creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]
     )
+    await sync_to_async(deliver_notifications)()  # those of the game's start
     _, cookie = await sync_to_async(signed_in)(bob)
     socket, hello = await stream(cookie)
     unread = hello["unread_count"]
@@ -53,6 +56,7 @@ async def test_each_notification_arrives_with_what_it_did_to_the_inbox(alice, bo
     await sync_to_async(services.move_submit)(
         game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
     )
+    await sync_to_async(deliver_notifications)()
     frame = await socket.receive_json_from(timeout=2)
     assert frame["type"] == "notification"
     assert frame["notification"]["event"] == "your_turn"
@@ -90,13 +94,14 @@ async def test_reading_elsewhere_updates_every_stream(alice, bob):
         await socket.disconnect()
 
 
-async def test_events_not_kept_still_arrive_live(alice, bob):
+async def test_events_not_kept_still_arrive_live(alice, bob, deliver_notifications):
     game = await sync_to_async(services.game_create)(
         creator=alice, kind="tictactoe", opponents=[SeatSpec()]
     )
     _, cookie = await sync_to_async(signed_in)(alice)
     socket, _ = await stream(cookie)
     await sync_to_async(services.game_join)(game_id=game.pk, user=bob)
+    await sync_to_async(deliver_notifications)()
     events = []
     for _ in range(2):
         frame = await socket.receive_json_from(timeout=2)
@@ -105,3 +110,48 @@ async def test_events_not_kept_still_arrive_live(alice, bob):
             assert frame["inbox"] is None
     assert sorted(events) == ["player_joined", "your_turn"]
     await socket.disconnect()
+
+
+async def test_a_game_changes_notifications_arrive_once_the_worker_runs_them(
+    alice, bob, deliver_notifications
+):
+    """A move publishes its game frames at once, but only queues the players' notifications:
+    until the task worker runs them, bob's inbox and `ws/me/` stream have nothing new."""
+    game = await sync_to_async(game_started)(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]
+    )
+    await sync_to_async(deliver_notifications)()  # those of the game's start
+    client, cookie = await sync_to_async(signed_in)(bob)
+    me, hello = await stream(cookie)
+    board = WebsocketCommunicator(
+        application,
+        f"/ws/games/{game.pk}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+    )
+    assert (await board.connect())[0]
+    await board.receive_json_from()
+
+    played = await sync_to_async(services.move_submit)(
+        game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
+    )
+
+    assert (await board.receive_json_from(timeout=2))["envelope"]["version"] == played.version
+    assert await me.receive_nothing(timeout=0.3)
+    assert not await sync_to_async(
+        Notification.objects.filter(recipient=bob, kind="your_turn").exists
+    )()
+    inbox = await sync_to_async(client.get)("/api/v1/notifications/")
+    assert inbox.status_code == 200
+    assert inbox.json()["unread_count"] == hello["unread_count"]
+
+    await sync_to_async(deliver_notifications)()
+
+    frame = await me.receive_json_from(timeout=2)
+    assert (frame["type"], frame["notification"]["event"]) == ("notification", "your_turn")
+    assert frame["notification"]["game"] == game.pk
+    kept = await sync_to_async(Notification.objects.get)(recipient=bob, kind="your_turn")
+    assert frame["inbox"]["id"] == kept.pk
+    assert frame["unread_count"] == hello["unread_count"] + 1
+    assert await me.receive_nothing(timeout=0.2), "each notification arrives once"
+    await me.disconnect()
+    await board.disconnect()

@@ -205,11 +205,12 @@ def test_your_turn_is_mailed_at_most_once_per_game_an_hour(
 
 
 def test_your_turn_in_another_game_is_not_held_back(
-    people_game, turn_mail, alice, bob, mailoutbox, run_tasks
+    people_game, turn_mail, alice, bob, mailoutbox, run_tasks, deliver_notifications
 ):
     from tests.factories import game_started
 
     other = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    deliver_notifications()
     DBTaskResult.objects.all().delete()  # whatever starting it queued is not under test
     assert to_move(other) == turn_mail == alice
     mail_for(notify(turn_mail, NotificationKind.YOUR_TURN, game=people_game), run_tasks)

@@ -1,7 +1,9 @@
 """The inbox as events fill it: texts written for each recipient, no pile-up, reading.
 
 Events go the real way: services change games and friendships, and after the commit
-greycircle.games.events.notify hands each event to notification_deliver.
+greycircle.games.events.notify hands each event to notification_deliver — at once for friends and
+reminders; for a game change through the task it queues (`notifications_send`), which the tests
+run with `deliver_notifications()` as the worker would.
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ def played(game, moves) -> None:
 
 
 @pytest.fixture
-def people_game(alice, bob):
+def people_game(alice, bob, deliver_notifications):
     """alice (X, to move) against bob, in play, their inboxes empty."""
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    deliver_notifications()
     Notification.objects.all().delete()
     return game
 
@@ -79,9 +82,12 @@ def test_a_friend_request_and_its_acceptance_reach_each_side(alice, bob):
     assert inbox(alice) == [(KIND.FRIEND_ACCEPTED, "bob accepted your friend request")]
 
 
-def test_opening_the_friends_page_reads_friend_notifications_only(alice, bob, people_game):
+def test_opening_the_friends_page_reads_friend_notifications_only(
+    alice, bob, people_game, deliver_notifications
+):
     friends.friend_request_send(sender=alice, username="bob")
     play(people_game, alice, 4)  # bob's turn: a notification about the game
+    deliver_notifications()
     assert notifications_unread_count(user=bob) == 2
 
     assert notifications_read_for_friends(user=bob) == 1
@@ -103,8 +109,9 @@ def invite(creator, *invitees, **options):
     )
 
 
-def test_an_invitation_and_its_answer(alice, bob):
+def test_an_invitation_and_its_answer(alice, bob, deliver_notifications):
     game = invite(alice, bob)
+    deliver_notifications()
 
     [invitation] = Notification.objects.filter(recipient=bob)
     assert invitation.kind == KIND.INVITATION
@@ -113,6 +120,7 @@ def test_an_invitation_and_its_answer(alice, bob):
     assert invitation.game_id == game.pk
 
     invitations.invitation_accept(invitation_id=Invitation.objects.get(game=game).pk, user=bob)
+    deliver_notifications()
     assert set(inbox(alice)) == {
         (KIND.INVITATION_ANSWERED, "bob accepted your invitation to play Tic-tac-toe"),
         (KIND.YOUR_TURN, "It is your turn in Tic-tac-toe against bob"),
@@ -127,11 +135,15 @@ def test_a_declined_invitation_is_reported_to_the_inviter(alice, bob):
     )
 
 
-def test_a_withdrawn_game_leaves_its_invitation_read_and_adds_nothing(alice, bob):
+def test_a_withdrawn_game_leaves_its_invitation_read_and_adds_nothing(
+    alice, bob, deliver_notifications
+):
     game = invite(alice, bob)
+    deliver_notifications()
     assert notifications_unread_count(user=bob) == 1
 
     services.game_cancel(game_id=game.pk, user=alice)
+    deliver_notifications()
 
     assert inbox(bob) == [(KIND.INVITATION, "alice invites you to play Tic-tac-toe")]
     assert notifications_unread_count(user=bob) == 0
@@ -140,8 +152,9 @@ def test_a_withdrawn_game_leaves_its_invitation_read_and_adds_nothing(alice, bob
 # --- Turns -----------------------------------------------------------------------------------
 
 
-def test_your_turn_does_not_pile_up(alice, bob, people_game):
+def test_your_turn_does_not_pile_up(alice, bob, people_game, deliver_notifications):
     played(people_game, [(alice, 0), (bob, 1), (alice, 2), (bob, 4)])
+    deliver_notifications()
 
     for user, other in ((alice, "bob"), (bob, "alice")):
         turns = Notification.objects.filter(recipient=user, kind=KIND.YOUR_TURN)
@@ -149,18 +162,24 @@ def test_your_turn_does_not_pile_up(alice, bob, people_game):
     assert notifications_unread_count(user=alice) == 1
 
 
-def test_a_new_turn_replaces_a_read_one_too(alice, bob, people_game):
+def test_a_new_turn_replaces_a_read_one_too(alice, bob, people_game, deliver_notifications):
     play(people_game, alice, 0)
-    notifications_mark_all_read(user=bob)
+    deliver_notifications()
+    assert notifications_mark_all_read(user=bob) == 1
     play(people_game, bob, 1)
     play(people_game, alice, 2)
+    deliver_notifications()
 
     [turn] = Notification.objects.filter(recipient=bob, kind=KIND.YOUR_TURN)
     assert not turn.read
 
 
-def test_a_reminder_replaces_the_your_turn_of_that_game(alice, bob, people_game):
+def test_a_reminder_replaces_the_your_turn_of_that_game(
+    alice, bob, people_game, deliver_notifications
+):
     play(people_game, alice, 0)
+    deliver_notifications()
+    assert inbox(bob) == [(KIND.YOUR_TURN, "It is your turn in Tic-tac-toe against alice")]
     services.game_poke(game_id=people_game.pk, user=alice)
 
     assert inbox(bob) == [(KIND.REMINDER, "alice reminds you it is your turn in Tic-tac-toe")]
@@ -188,8 +207,11 @@ def play_out(game, x, o, pairs) -> None:
             play(game, o, o_cell)
 
 
-def test_the_winner_and_the_loser_are_each_told_their_result(alice, bob, people_game):
+def test_the_winner_and_the_loser_are_each_told_their_result(
+    alice, bob, people_game, deliver_notifications
+):
     play_out(people_game, alice, bob, X_WINS)
+    deliver_notifications()
 
     assert inbox(alice)[0] == (KIND.GAME_OVER, "You won against bob at Tic-tac-toe")
     assert inbox(bob)[0] == (KIND.GAME_OVER, "You lost to alice at Tic-tac-toe")
@@ -197,22 +219,25 @@ def test_the_winner_and_the_loser_are_each_told_their_result(alice, bob, people_
     assert not Notification.objects.filter(kind=KIND.YOUR_TURN).exists()
 
 
-def test_a_tie_is_a_tie_for_both(alice, bob, people_game):
+def test_a_tie_is_a_tie_for_both(alice, bob, people_game, deliver_notifications):
     play_out(people_game, alice, bob, TIE)
+    deliver_notifications()
 
     assert inbox(alice)[0] == (KIND.GAME_OVER, "Tied with bob at Tic-tac-toe")
     assert inbox(bob)[0] == (KIND.GAME_OVER, "Tied with alice at Tic-tac-toe")
 
 
-def test_a_resignation_is_told_from_both_sides(alice, bob, people_game):
+def test_a_resignation_is_told_from_both_sides(alice, bob, people_game, deliver_notifications):
     services.game_resign(game_id=people_game.pk, user=bob)
+    deliver_notifications()
 
     assert inbox(alice)[0] == (KIND.GAME_OVER, "You won against bob at Tic-tac-toe: bob resigned")
     assert inbox(bob)[0] == (KIND.GAME_OVER, "You resigned your game of Tic-tac-toe against alice")
 
 
-def test_an_aborted_game_is_stopped_for_everyone(alice, bob, people_game):
+def test_an_aborted_game_is_stopped_for_everyone(alice, bob, people_game, deliver_notifications):
     services.game_abort(game_id=people_game.pk)
+    deliver_notifications()
     for user, other in ((alice, "bob"), (bob, "alice")):
         assert inbox(user)[0] == (
             KIND.GAME_OVER,
@@ -220,12 +245,13 @@ def test_an_aborted_game_is_stopped_for_everyone(alice, bob, people_game):
         )
 
 
-def test_games_against_a_computer_keep_no_turns_or_results(alice):
+def test_games_against_a_computer_keep_no_turns_or_results(alice, deliver_notifications):
     game = services.game_create(
         creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
     )
     play(game, alice, 4)
     services.game_resign(game_id=game.pk, user=alice)
+    deliver_notifications()
 
     assert not Notification.objects.exists()
 
@@ -296,11 +322,12 @@ def test_one_notification_per_game_is_kept_even_if_there_were_more(alice, bob, p
 # --- Reading ---------------------------------------------------------------------------------
 
 
-def test_marking_read_one_all_and_by_game(alice, bob, people_game):
+def test_marking_read_one_all_and_by_game(alice, bob, people_game, deliver_notifications):
     other = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     friends.friend_request_send(sender=alice, username="bob")
     play(people_game, alice, 0)
     play(other, alice, 0)
+    deliver_notifications()
     assert notifications_unread_count(user=bob) == 4  # invitation, request, two turns
 
     request = Notification.objects.get(recipient=bob, kind=KIND.FRIEND_REQUEST)

@@ -9,6 +9,8 @@ const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 // is left until the next envelope (the server commits a move before it announces it, so this
 // only happens when something is wrong; it must not become a busy loop).
 const MAX_BEHIND_FETCHES = 3;
+// Socket frames carry the log entries their change added; the log is fetched only to fill a gap
+// (`?after=` the entries it has), e.g. after a reconnect.
 
 function cookie(name) {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
@@ -37,6 +39,7 @@ export class GameClient {
     this.moves = [];
     this.movesLoading = null; // the fetch of the move log in flight, if any
     this.movesWanted = false; // an envelope arrived while it was in flight: fetch again after it
+    this.etag = null; // the ETag of `envelope` as fetched, for `refresh` to ask "changed?"
     this.onEnvelope = onEnvelope || (() => {});
     this.onMoves = onMoves || (() => {});
     this.onConnection = onConnection || (() => {});
@@ -49,11 +52,17 @@ export class GameClient {
   }
 
   async request(method, path, body) {
+    return (await this.send(method, path, body)).data;
+  }
+
+  // The answer's body (null for 204 and 304) and its ETag. `etag`: answer 304 if unchanged.
+  async send(method, path, body, { etag = null } = {}) {
     const response = await fetch(path, {
       method,
       credentials: "same-origin",
       headers: {
         Accept: "application/json",
+        ...(etag ? { "If-None-Match": etag } : {}),
         ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
         ...(method !== "GET" ? { "X-CSRFToken": cookie("csrftoken") } : {}),
         ...(method === "POST" && path.endsWith("/moves/")
@@ -62,30 +71,48 @@ export class GameClient {
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
-    if (response.status === 204) return null;
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new ApiError(response.status, data);
-    return data;
+    const answer = { data: null, etag: response.headers.get("ETag") };
+    if (response.status === 204 || response.status === 304) return answer;
+    answer.data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ApiError(response.status, answer.data);
+    return answer;
   }
 
   // Envelopes are whole: the newest version wins, older or repeated ones are dropped.
   // `catchUp` (the first frame of a new socket) also refetches a move log that fell behind while
   // the envelope did not change, e.g. when an earlier fetch of the log failed (a fetch in flight
   // checks the log against the envelope when it ends anyway).
-  accept(envelope, { catchUp = false } = {}) {
+  // `entries`: the log entries the change added (a socket frame's `moves`), appended when they
+  // follow on from the log as it is; anything else fetches what is missing.
+  accept(envelope, { catchUp = false, entries = [] } = {}) {
     if (envelope.id !== this.id) return;
     if (envelope.version > this.envelope.version) {
       const previous = this.envelope;
       this.envelope = envelope;
+      this.etag = null;
       this.onEnvelope(envelope, previous);
+      this.extendMoves(entries);
     } else if (!catchUp || this.movesLoading) {
       return;
     }
     if (this.envelope.move_count !== this.moves.length) this.loadMoves();
   }
 
+  extendMoves(entries) {
+    if (this.movesLoading || !entries.length) return;
+    if (entries[0].number !== this.moves.length + 1) return;
+    this.moves = this.moves.concat(entries);
+    this.onMoves(this.moves, this.envelope);
+  }
+
+  // Asks whether the game changed (If-None-Match): an unchanged game costs the server no envelope.
   async refresh() {
-    this.accept(await this.request("GET", `/api/v1/games/${this.id}/`));
+    const { data: envelope, etag } = await this.send("GET", `/api/v1/games/${this.id}/`, undefined, {
+      etag: this.etag,
+    });
+    if (!envelope) return;
+    this.accept(envelope);
+    if (envelope.version === this.envelope.version) this.etag = etag;
   }
 
   // The move log is fetched whole, one request at a time, so an older (shorter) answer can never
@@ -114,10 +141,10 @@ export class GameClient {
         console.warn("The move list could not be loaded.", error);
         return;
       }
-      // The log only grows: never replace it with a shorter one.
-      if (moves.length >= this.moves.length) {
-        this.moves = moves;
-        this.onMoves(moves, this.envelope);
+      // The log only grows: only entries that follow on from it are added.
+      if (moves.length && moves[0].number === this.moves.length + 1) {
+        this.moves = this.moves.concat(moves);
+        this.onMoves(this.moves, this.envelope);
       }
       behind = this.moves.length >= this.envelope.move_count ? 0 : behind + 1;
       if (!this.movesWanted && (behind === 0 || behind >= MAX_BEHIND_FETCHES)) return;
@@ -125,7 +152,8 @@ export class GameClient {
   }
 
   fetchMoves() {
-    return this.request("GET", `/api/v1/games/${this.id}/moves/`);
+    const after = this.moves.length;
+    return this.request("GET", `/api/v1/games/${this.id}/moves/${after ? `?after=${after}` : ""}`);
   }
 
   async play(move) {
@@ -161,7 +189,7 @@ export class GameClient {
       // while the server has no live updates) keeps backing off.
       this.attempt = 0;
       // A new socket's first frame is the newest envelope: catch up on what was missed.
-      this.accept(message.envelope, { catchUp: first });
+      this.accept(message.envelope, { catchUp: first, entries: message.moves || [] });
       first = false;
     });
     socket.addEventListener("close", (event) => {

@@ -1,0 +1,177 @@
+"""Channel layers that send one change to several groups in one call (`group_send_many`).
+
+A move is news for every audience of its game (each seat and the spectators) and for the players'
+personal streams (`ws/me/`). channels-redis sends to one group at a time, in four round trips to
+Redis each (drop expired members, read the members, drop expired messages, add the messages); a
+change for five groups cost twenty. `PipelinedRedisChannelLayer.group_send_many` sends the whole
+change in two: one pipeline reads the members of every group, one script stores every message.
+Sync code (views, the task worker) sends through a blocking Redis client of its own, rather than
+handing each publish over to the event loop and waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
+
+# `(group, message)` pairs: the messages of one change.
+GroupMessages = Sequence[tuple[str, dict[str, Any]]]
+
+# Store each message in its channel's sorted set unless the channel is full, after dropping the
+# set's expired messages (as channels-redis does per group, here for every group at once).
+_STORE_MESSAGES = """
+local now = tonumber(ARGV[#ARGV - 1])
+local expiry = tonumber(ARGV[#ARGV])
+local over_capacity = 0
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - expiry)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[#KEYS + i]) then
+        redis.call('ZADD', KEYS[i], now, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
+
+
+class PipelinedRedisChannelLayer(RedisChannelLayer):
+    """channels-redis's layer, plus `group_send_many`: several group messages in two round trips,
+    from async code or (`group_send_many_sync`) from sync code without a hop to the event loop."""
+
+    # A publish gives up on a Redis that does not answer within this many seconds.
+    SYNC_TIMEOUT = 2.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync_client: redis.Redis | None = None
+        self._sync_client_lock = threading.Lock()
+
+    async def group_send_many(self, messages: GroupMessages) -> None:
+        """Send each `(group, message)`; a channel in several groups gets each of its messages."""
+        if not messages:
+            return
+        if self.ring_size != 1:
+            # Groups spread over several Redis servers: one send per group.
+            for group, message in messages:
+                await self.group_send(group, message)
+            return
+        connection = self.connection(0)
+        members = connection.pipeline(transaction=False)
+        now = self._members_queue(members, messages)
+        store = self._store_arguments(messages, await members.execute(), now)
+        if store is not None:
+            await connection.eval(_STORE_MESSAGES, *store)
+
+    def group_send_many_sync(self, messages: GroupMessages) -> None:
+        """`group_send_many` for sync code (views, the task worker), through a blocking client:
+        no thread waits on the event loop for it."""
+        if not messages:
+            return
+        client = self._sync_redis()
+        if client is None:
+            async_to_sync(self.group_send_many)(messages)
+            return
+        members = client.pipeline(transaction=False)
+        now = self._members_queue(members, messages)
+        store = self._store_arguments(messages, members.execute(), now)
+        if store is not None:
+            client.eval(_STORE_MESSAGES, *store)
+
+    def _sync_redis(self) -> redis.Redis | None:
+        """This process's blocking client (thread-safe), or None for a setup it does not cover
+        (several servers, Sentinel)."""
+        if self.ring_size != 1 or "address" not in self.hosts[0]:
+            return None
+        with self._sync_client_lock:
+            if self._sync_client is None:
+                options = {
+                    key: value
+                    for key, value in self.hosts[0].items()
+                    if key not in ("address", "socket_timeout")
+                }
+                options.setdefault("socket_connect_timeout", 1)
+                self._sync_client = redis.Redis.from_url(
+                    self.hosts[0]["address"], socket_timeout=self.SYNC_TIMEOUT, **options
+                )
+            return self._sync_client
+
+    def _members_queue(self, pipeline: Any, messages: GroupMessages) -> float:
+        """Queue, for each group, dropping its expired members and reading the others."""
+        now = time.time()
+        for group, _ in messages:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            key = self._group_key(group)
+            pipeline.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
+            pipeline.zrange(key, 0, -1)
+        return now
+
+    def _store_arguments(
+        self, messages: GroupMessages, replies: list[Any], now: float
+    ) -> list[Any] | None:
+        """The arguments of `_STORE_MESSAGES` for every message to every member (None: nobody
+        listens)."""
+        keys: list[str] = []
+        payloads: list[bytes] = []
+        capacities: list[int] = []
+        for (_, message), channels in zip(messages, replies[1::2], strict=True):
+            names = [channel.decode("utf8") for channel in channels]
+            _, per_key, capacity = self._map_channel_keys_to_connection(names, message)
+            for key, payload in per_key.items():
+                keys.append(key)
+                payloads.append(payload)
+                capacities.append(capacity[key])
+        if not keys:
+            return None
+        return [len(keys), *keys, *payloads, *capacities, now, self.expiry]
+
+
+class BatchingInMemoryChannelLayer(InMemoryChannelLayer):
+    """The in-memory layer (one process, no Redis) with the same `group_send_many`, and a
+    `group_send_many_sync` that hands the messages to the event loop its consumers listen on:
+    its queues belong to that loop, whichever thread a request runs in."""
+
+    SYNC_TIMEOUT = 2.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        self._loop = asyncio.get_running_loop()
+        return await super().new_channel(prefix)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().group_add(group, channel)
+
+    async def group_send_many(self, messages: GroupMessages) -> None:
+        for group, message in messages:
+            await self.group_send(group, message)
+
+    def group_send_many_sync(self, messages: GroupMessages) -> None:
+        loop = self._loop
+        if loop is None:
+            return  # no socket ever joined a group in this process: nobody to tell
+        if not loop.is_running():
+            # The loop its sockets listened on is gone (tests run a loop each).
+            async_to_sync(self.group_send_many)(messages)
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            loop.create_task(self.group_send_many(messages))
+            return
+        sent = asyncio.run_coroutine_threadsafe(self.group_send_many(messages), loop)
+        sent.result(timeout=self.SYNC_TIMEOUT)

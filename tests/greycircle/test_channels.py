@@ -1,0 +1,99 @@
+"""One change, one call: `group_send_many` delivers every group's message, on a real Redis and in
+memory alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from greycircle.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
+from tests.redis_server import REDIS_SERVER
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def redis_layer(redis_server):
+    return PipelinedRedisChannelLayer(hosts=[redis_server.url], prefix="test")
+
+
+async def exchange(layer) -> dict[str, list[dict]]:
+    """Two processes' channels in three groups; one in two groups. Returns what each received."""
+    north = await layer.new_channel()
+    south = await layer.new_channel()
+    await layer.group_add("game.1.seat0", north)
+    await layer.group_add("game.1.spectators", north)
+    await layer.group_add("game.1.spectators", south)
+    await layer.group_add("game.1.seat1", south)
+    await layer.group_send_many(
+        [
+            ("game.1.seat0", {"type": "game.envelope", "for": "seat0"}),
+            ("game.1.seat1", {"type": "game.envelope", "for": "seat1"}),
+            ("game.1.spectators", {"type": "game.envelope", "for": "spectators"}),
+            ("user.9", {"type": "user.notification", "for": "nobody listens"}),
+        ]
+    )
+    return {
+        "north": [await layer.receive(north), await layer.receive(north)],
+        "south": [await layer.receive(south), await layer.receive(south)],
+    }
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_each_channel_gets_the_message_of_each_of_its_groups_through_redis(redis_layer):
+    received = await exchange(redis_layer)
+    assert sorted(m["for"] for m in received["north"]) == ["seat0", "spectators"]
+    assert sorted(m["for"] for m in received["south"]) == ["seat1", "spectators"]
+    await redis_layer.flush()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_sending_to_several_groups_takes_two_round_trips(redis_layer, monkeypatch):
+    await exchange(redis_layer)  # the groups and the connection exist now
+    connection = redis_layer.connection(0)
+    calls = []
+    for name in ("eval", "zrange", "zremrangebyscore"):
+        original = getattr(connection, name)
+
+        async def counted(*args, _original=original, _name=name, **kwargs):
+            calls.append(_name)
+            return await _original(*args, **kwargs)
+
+        monkeypatch.setattr(connection, name, counted)
+    original_pipeline = connection.pipeline
+    monkeypatch.setattr(
+        connection, "pipeline", lambda **kw: calls.append("pipeline") or original_pipeline(**kw)
+    )
+
+    await redis_layer.group_send_many(
+        [(f"game.1.{group}", {"type": "x"}) for group in ("seat0", "seat1", "spectators")]
+    )
+
+    assert calls == ["pipeline", "eval"]  # the groups' members, then every message at once
+    await redis_layer.flush()
+
+
+async def test_the_in_memory_layer_sends_to_several_groups_alike():
+    received = await exchange(BatchingInMemoryChannelLayer())
+    assert sorted(m["for"] for m in received["north"]) == ["seat0", "spectators"]
+    assert sorted(m["for"] for m in received["south"]) == ["seat1", "spectators"]
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_sync_code_sends_through_its_own_client_alike(redis_layer):
+    from asgiref.sync import sync_to_async
+
+    north = await redis_layer.new_channel()
+    south = await redis_layer.new_channel()
+    await redis_layer.group_add("game.2.seat0", north)
+    await redis_layer.group_add("game.2.spectators", south)
+
+    await sync_to_async(redis_layer.group_send_many_sync)(
+        [
+            ("game.2.seat0", {"type": "game.envelope", "for": "seat0"}),
+            ("game.2.spectators", {"type": "game.envelope", "for": "spectators"}),
+        ]
+    )
+
+    assert (await redis_layer.receive(north))["for"] == "seat0"
+    assert (await redis_layer.receive(south))["for"] == "spectators"
+    await redis_layer.flush()
