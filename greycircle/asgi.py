@@ -10,6 +10,7 @@ database or Redis overlap another's work, and the event loop keeps serving socke
 """
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 from django.core.wsgi import get_wsgi_application
 
@@ -59,9 +60,22 @@ class BodyLength:
         return await self.application(scope, replay, send)
 
 
+http_threads = WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)
+
+
+def _http_threads_afresh() -> None:
+    # A forked child (a test's server process) has none of its parent's threads: a pool that
+    # believes it has some would queue requests that no thread runs.
+    http_threads.executor = ThreadPoolExecutor(
+        thread_name_prefix="WSGI", max_workers=settings.HTTP_THREADS
+    )
+
+
+os.register_at_fork(after_in_child=_http_threads_afresh)
+
 application = ProtocolTypeRouter(
     {
-        "http": BodyLength(WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)),
+        "http": BodyLength(http_threads),
         "websocket": WebSocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
     }
 )

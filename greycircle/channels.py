@@ -160,11 +160,9 @@ class BatchingInMemoryChannelLayer(InMemoryChannelLayer):
 
     def group_send_many_sync(self, messages: GroupMessages) -> None:
         loop = self._loop
-        if loop is None:
-            return  # no socket ever joined a group in this process: nobody to tell
-        if not loop.is_running():
-            # The loop its sockets listened on is gone (tests run a loop each).
-            async_to_sync(self.group_send_many)(messages)
+        if loop is None or not loop.is_running():
+            # No socket ever joined a group in this process, or the loop its sockets listened on
+            # is gone (tests run one loop each): nobody to tell.
             return
         try:
             running = asyncio.get_running_loop()

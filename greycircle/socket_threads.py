@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import os
 import queue
 import threading
 from collections.abc import Callable, Hashable
@@ -77,6 +78,13 @@ class SocketExecutor(Executor):
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._shutdown = False
+        # A forked child (a test's server process) has none of its parent's threads.
+        os.register_at_fork(after_in_child=self._start_afresh)
+
+    def _start_afresh(self) -> None:
+        self._queue = queue.SimpleQueue()
+        self._threads = []
+        self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
         future: Future[R] = Future()
@@ -158,6 +166,15 @@ async def run_for_socket(func: Callable[P, R], /, *args: P.args, **kwargs: P.kwa
 # Shared calls queued and not yet started, by key (see `run_shared`).
 _queued: dict[Hashable, Future[Any]] = {}
 _queued_lock = threading.Lock()
+
+
+def _forget_queued() -> None:
+    global _queued_lock
+    _queued.clear()
+    _queued_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_queued)
 
 
 async def run_shared(key: Hashable, func: Callable[..., R], /, *args: Any, **kwargs: Any) -> R:
