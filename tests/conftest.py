@@ -134,9 +134,9 @@ def run_tasks():
 
 @pytest.fixture
 def deliver_notifications():
-    """Run the queued notification tasks (greycircle.games.tasks.notifications_send): keep each
-    player's notifications and tell their streams, as the worker does first, before any
-    computer's turn (which this leaves queued)."""
+    """Run the queued notification tasks (greycircle.games.tasks.notifications_send), oldest
+    first, through the worker's own `run_task`: keep each player's notifications and tell their
+    streams. Computer turns (which the worker would run first) stay queued."""
 
     def run() -> None:
         from django_tasks_db.models import DBTaskResult
@@ -144,27 +144,28 @@ def deliver_notifications():
         from greycircle.games.tasks import notifications_send
 
         queued = DBTaskResult.objects.ready().filter(task_path=notifications_send.module_path)
-        count = queued.count()
-        if not count:
-            return
         worker = Worker(
             queue_names=["default"],
             interval=0,
             batch=True,
             backend_name="default",
             startup_delay=False,
-            max_tasks=count,
+            max_tasks=None,
             worker_id="tests",
             excluded_queue_names=[],
         )
-        if connection.in_atomic_block:
-            # A test in a transaction (`django_db` without `transaction=True`): the worker's
-            # close_old_connections() would close the connection under it (its autocommit is
-            # off), as Django's test client avoids for requests.
-            with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
-                worker.run()
-        else:
-            worker.run()
+        for row in queued.order_by("enqueued_at"):
+            row.claim(worker.worker_id)
+            if connection.in_atomic_block:
+                # A test in a transaction (`django_db` without `transaction=True`): the worker's
+                # close_old_connections() would close the connection under it (its autocommit is
+                # off), as Django's test client avoids for requests.
+                with mock.patch(
+                    "django_tasks_db.management.commands.db_worker.close_old_connections"
+                ):
+                    worker.run_task(row)
+            else:
+                worker.run_task(row)
 
     return run
 

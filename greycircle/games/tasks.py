@@ -35,8 +35,11 @@ def _workers_wake() -> None:
     worker.workers_wake()
 
 
-# Above the computers' turns (priority 0): telling players of a change never waits on thinking.
-NOTIFICATIONS_PRIORITY = 10
+# Below the computers' turns (priority 0), above analyses: a game goes on before its players'
+# inboxes are kept. Under more load than the workers can take, notifications lag (the game pages
+# still update at once, through their own sockets) rather than starve the computers' turns, as
+# they did with the priority the other way round (bench/README.md, "Under load").
+NOTIFICATIONS_PRIORITY = -1
 
 
 @task(priority=NOTIFICATIONS_PRIORITY)
