@@ -29,6 +29,22 @@ import sys
 PASSWORD = "bench-load-pass-phrase-7"
 
 
+def session_token_for(user) -> str:
+    """A session for `user` as allauth headless keeps an app's sign-in (after `django.setup()`):
+    its key is the app's `X-Session-Token`. No password is hashed, unlike a real log-in."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefix", default="bench-load")
@@ -42,9 +58,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
 
     from accounts.models import User
     from greycircle.games import invitations, services
@@ -82,14 +96,6 @@ def main() -> None:
         except Exception as error:  # already over, or an outage: not this run's business
             print(f"could not abort game {game_id}: {error}", file=sys.stderr)
 
-    def token_for(user: User) -> str:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        return session.session_key
-
     out_players = []
     for pair in range(args.pairs):
         a, b = users[2 * pair], users[2 * pair + 1]
@@ -101,7 +107,12 @@ def main() -> None:
             invitations.invitation_accept(invitation_id=invitation.pk, user=invitation.invitee)
         for seat, user in enumerate((a, b)):
             out_players.append(
-                {"user": user.username, "token": token_for(user), "game": game.pk, "seat": seat}
+                {
+                    "user": user.username,
+                    "token": session_token_for(user),
+                    "game": game.pk,
+                    "seat": seat,
+                }
             )
     for index in range(args.computer):
         user = users[2 * args.pairs + index]
@@ -113,13 +124,15 @@ def main() -> None:
         out_players.append(
             {
                 "user": user.username,
-                "token": token_for(user),
+                "token": session_token_for(user),
                 "game": game.pk,
                 "seat": 0,
                 "computer": args.level,
             }
         )
-    spectators = [{"user": user.username, "token": token_for(user)} for user in users[players:]]
+    spectators = [
+        {"user": user.username, "token": session_token_for(user)} for user in users[players:]
+    ]
     json.dump({"password": PASSWORD, "players": out_players, "spectators": spectators}, sys.stdout)
 
 

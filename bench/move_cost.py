@@ -107,13 +107,12 @@ def main() -> None:
     django.setup()
     from asgiref.sync import sync_to_async
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
     from accounts.models import User
+    from bench.load_setup import session_token_for
     from greycircle.games import invitations, registry, services
     from greycircle.games.models import Game, Invitation
     from greycircle.games.services import SeatSpec
@@ -132,15 +131,7 @@ def main() -> None:
         for side in ("w", "b")
     ]
 
-    def token_for(user: User) -> str:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        return session.session_key
-
-    clients = [AsgiClient(application, token_for(user)) for user in players]
+    clients = [AsgiClient(application, session_token_for(user)) for user in players]
 
     def new_game() -> tuple[Game, object]:
         game = services.game_create(

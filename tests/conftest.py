@@ -118,18 +118,23 @@ def run_tasks():
     """
 
     def run() -> None:
-        Worker(
-            queue_names=["default"],
-            interval=0,
-            batch=True,
-            backend_name="default",
-            startup_delay=False,
-            max_tasks=None,
-            worker_id="tests",
-            excluded_queue_names=[],
-        ).run()
+        _batch_worker().run()
 
     return run
+
+
+def _batch_worker() -> Worker:
+    """django-tasks-db's worker over the default queue, ending when the queue is empty."""
+    return Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="tests",
+        excluded_queue_names=[],
+    )
 
 
 @pytest.fixture
@@ -144,16 +149,7 @@ def deliver_notifications():
         from greycircle.games.tasks import notifications_send
 
         queued = DBTaskResult.objects.ready().filter(task_path=notifications_send.module_path)
-        worker = Worker(
-            queue_names=["default"],
-            interval=0,
-            batch=True,
-            backend_name="default",
-            startup_delay=False,
-            max_tasks=None,
-            worker_id="tests",
-            excluded_queue_names=[],
-        )
+        worker = _batch_worker()
         for row in queued.order_by("enqueued_at"):
             row.claim(worker.worker_id)
             if connection.in_atomic_block:

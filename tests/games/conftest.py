@@ -83,7 +83,8 @@ class WorkerProcess:
 
 @pytest.fixture
 def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
-    """A factory: `worker_process(env={...}, database_url=...)` starts `manage.py games_worker`.
+    """A factory: `worker_process(env={...}, url=..., interval=...)` starts `manage.py
+    games_worker` (polling every `interval` seconds, 0.1 by default).
 
     `env` adds to the child's environment (settings are read from it: GAMES_AI_BUDGET_MS, ...).
     Depends on `transactional_db`, so the children are gone before the database is flushed.
@@ -91,7 +92,11 @@ def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
     started: list[WorkerProcess] = []
 
     def start(
-        *, env: dict[str, str] | None = None, url: str | None = None, wait: bool = True
+        *,
+        env: dict[str, str] | None = None,
+        url: str | None = None,
+        wait: bool = True,
+        interval: float = 0.1,
     ) -> WorkerProcess:
         worker_id = f"test-{len(started)}-{get_random_string(8)}"
         child_env = {
@@ -111,7 +116,7 @@ def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
                     "games_worker",
                     "--no-reload",
                     "--no-startup-delay",
-                    "--interval=0.1",
+                    f"--interval={interval}",
                     f"--worker-id={worker_id}",
                 ],
                 cwd=BASE_DIR,

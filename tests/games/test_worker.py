@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from datetime import timedelta
@@ -29,7 +26,6 @@ from greycircle.games.models import Game, Move, WorkerHeartbeat
 from greycircle.games.services import SeatSpec
 from greycircle.games.worker import Backoff, GamesWorker, background_worker_start
 from tests.games.conftest import (
-    BASE_DIR,
     WorkerProcess,
     computer_moved,
     computer_to_move,
@@ -431,47 +427,14 @@ SLOW_POLL = 5.0  # seconds between a worker's polls in these tests: a poll would
 
 
 @pytest.fixture
-def slow_poll_worker(transactional_db, tmp_path):
+def slow_poll_worker(worker_process):
     """A factory: `slow_poll_worker(url=..., env=...)` starts `manage.py games_worker` polling
     every SLOW_POLL seconds, and waits until it runs. Killed before the database is flushed."""
-    started: list[WorkerProcess] = []
 
     def start(*, url: str | None = None, env: dict[str, str] | None = None) -> WorkerProcess:
-        worker_id = f"test-slow-{len(started)}-{time.monotonic_ns()}"
-        log_path = tmp_path / f"{worker_id}.log"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "manage.py",
-                    "games_worker",
-                    "--no-reload",
-                    "--no-startup-delay",
-                    f"--interval={SLOW_POLL}",
-                    f"--worker-id={worker_id}",
-                ],
-                cwd=BASE_DIR,
-                env={
-                    **os.environ,
-                    "DJANGO_SETTINGS_MODULE": "greycircle.settings",
-                    "DATABASE_URL": url or database_url(),
-                    "PYTHONUNBUFFERED": "1",
-                    "GAMES_AI_BUDGET_MS": "50",
-                    **(env or {}),
-                },
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        worker = WorkerProcess(worker_id=worker_id, process=process, log_path=log_path)
-        started.append(worker)
-        worker.wait_started()
-        return worker
+        return worker_process(url=url, env=env, interval=SLOW_POLL)
 
-    yield start
-
-    for worker in started:
-        if worker.alive():
-            worker.kill()
+    return start
 
 
 def _turn_started_after(game: Game) -> float:
