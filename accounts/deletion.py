@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User, lookalike_exists
 from accounts.usernames import DELETED_PREFIX
-from greycircle.games import invitations, services
+from greycircle.games import changes, invitations, services
 from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
 from greycircle.notifications.models import MailSent, Notification
@@ -125,10 +125,10 @@ def _seat_give_up(*, game_id: int, user: User) -> None:
         invitations.invitation_decline(invitation_id=pending.pk, user=user)
         return
     with transaction.atomic():
-        game = services._game_lock(game_id)
+        game = changes.game_lock(game_id)
         if game.status != GameStatus.OPEN:
             return
-        seat = services._seat_of(game, user)
+        seat = changes.seat_of(game, user)
         Invitation.objects.filter(game=game, invitee=user, status=InvitationStatus.PENDING).update(
             status=InvitationStatus.DECLINED, answered_at=timezone.now()
         )
@@ -137,7 +137,7 @@ def _seat_give_up(*, game_id: int, user: User) -> None:
         seat.save(update_fields=["user", "joined_at"])
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: services._game_committed(game))
+        transaction.on_commit(lambda: changes.game_committed(game))
 
 
 def _placeholder_username(user: User) -> str:

@@ -26,7 +26,7 @@ from rest_framework.serializers import Serializer
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
 from greycircle.api.throttling import ScopedRateThrottle
-from greycircle.games import deadlines, invitations, replays, selectors, services
+from greycircle.games import deadlines, invitations, reminders, replays, selectors, services
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game, Invitation
 from greycircle.games.replay_serializers import GameAnalysisSerializer, GameReplaySerializer
@@ -401,8 +401,8 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="Remind the player to move",
         description="Sends the player the game waits for a `reminder` notification. Limited per "
         "sender and recipient across all games: one reminder to the same player per "
-        f"{services.POKE_INTERVAL.total_seconds() / 60:g} minutes, and "
-        f"{services.POKES_PER_DAY} in all per day (UTC).",
+        f"{reminders.POKE_INTERVAL.total_seconds() / 60:g} minutes, and "
+        f"{reminders.POKES_PER_DAY} in all per day (UTC).",
         request=None,
         responses={
             204: None,
@@ -425,7 +425,7 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def poke(self, request: Request, pk: str) -> Response:
         try:
-            services.game_poke(game_id=int(pk), user=request.user)
+            reminders.game_poke(game_id=int(pk), user=request.user)
         except GameInvalid as refusal:
             if refusal.code != "poke_too_soon":
                 raise

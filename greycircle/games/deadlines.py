@@ -2,7 +2,7 @@
 
 Each game has a time per move (`Game.days_per_move`: 1, 3 or 7 days). While a game between at
 least two people is in play and a person is to move, `Game.move_deadline` says when their time
-runs out; every move starts it again (`services._deadline_reset`, wherever `to_move` changes).
+runs out; every move starts it again (`changes.deadline_reset`, wherever `to_move` changes).
 Against computers there is no deadline: a computer's slow turn is the stall sweep's business.
 
 `deadlines_check`, run periodically by every task worker (greycircle.games.worker), finds the
@@ -35,17 +35,17 @@ from django.db.models import Q
 from django.utils import timezone
 
 from greycircle.games import events
+from greycircle.games.changes import (
+    deadline_reset,
+    game_committed,
+    game_finish,
+    game_lock,
+    seat_of,
+)
 from greycircle.games.engine import Outcome
 from greycircle.games.errors import GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import DaysPerMove, DeadlineNotice, Game, GameStatus, Seat
 from greycircle.games.selectors import takeover_level_for
-from greycircle.games.services import (
-    _deadline_reset,
-    _game_committed,
-    _game_finish,
-    _game_lock,
-    _seat_of,
-)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -109,8 +109,8 @@ def game_claim_win(*, game_id: int, user: User, now: datetime | None = None) -> 
     player's wins (in a game of two, the claimant), for the reason "timeout".
     """
     with transaction.atomic():
-        game = _game_lock(game_id)
-        seat = _seat_of(game, user)
+        game = game_lock(game_id)
+        seat = seat_of(game, user)
         now = now or timezone.now()
         if game.status != GameStatus.ACTIVE:
             raise GameInvalid("game_not_active", "Only a game in play can be won on time.")
@@ -143,10 +143,10 @@ def game_claim_win(*, game_id: int, user: User, now: datetime | None = None) -> 
             winners=[index for index in range(seat_count) if index != absent.index],
             reason="timeout",
         )
-        _game_finish(game, outcome)
+        game_finish(game, outcome)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: _game_committed(game, ended=True))
+        transaction.on_commit(lambda: game_committed(game, ended=True))
     return game
 
 
@@ -192,7 +192,7 @@ def _deadline_handle(game_id: int, *, now: datetime) -> str | None:
     "taken_over"), or None if nothing was left to do (somebody moved meanwhile, another worker
     got there first)."""
     try:
-        game = _game_lock(game_id)
+        game = game_lock(game_id)
     except GameNotFound:
         return None
     deadline = game.move_deadline
@@ -237,13 +237,13 @@ def _seat_take_over(game: Game, seat: Seat, *, level: str, now: datetime) -> Non
     seat.ai_level = level
     seat.taken_over_at = now
     seat.save(update_fields=["ai_level", "taken_over_at"])
-    _deadline_reset(game)  # the computer is to move: no deadline
+    deadline_reset(game)  # the computer is to move: no deadline
     game.version += 1
     game.save()
     user_id = seat.user_id
 
     def committed() -> None:
-        _game_committed(game)  # queues the computer's turn, sends the new envelopes
+        game_committed(game)  # queues the computer's turn, sends the new envelopes
         events.notify(
             user_id=user_id, event="seat_taken_over", game=game.pk, kind=game.kind, level=level
         )

@@ -13,14 +13,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from greycircle.games import events
+from greycircle.games.changes import (
+    game_committed,
+    game_lock,
+    game_start_if_ready,
+    game_withdraw,
+)
 from greycircle.games.errors import GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import Game, Invitation, InvitationStatus, OnDecline
-from greycircle.games.services import (
-    _game_committed,
-    _game_lock,
-    _game_start_if_ready,
-    _game_withdraw,
-)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -36,12 +36,12 @@ def invitation_accept(*, invitation_id: int, user: User) -> Game:
         seat = game.seats.all()[invitation.seat]
         seat.joined_at = invitation.answered_at
         seat.save(update_fields=["joined_at"])
-        if not _game_start_if_ready(game):  # starting counts as the change (version + 1)
+        if not game_start_if_ready(game):  # starting counts as the change (version + 1)
             game.version += 1
         game.save()
 
         def committed() -> None:
-            _game_committed(game)
+            game_committed(game)
             events.invitation_answered(invitation=invitation, game=game)
 
         transaction.on_commit(committed)
@@ -82,7 +82,7 @@ def invitations_expire(*, now: datetime | None = None) -> list[int]:
             invitation = Invitation.objects.filter(pk=invitation_id).first()
             if invitation is None:
                 continue
-            game = _game_lock(invitation.game_id)
+            game = game_lock(invitation.game_id)
             invitation = Invitation.objects.get(pk=invitation_id)
             if invitation.status != InvitationStatus.PENDING or invitation.expires_at > now:
                 continue
@@ -97,7 +97,7 @@ def _invitation_lock(invitation_id: int, *, user: User, role: str) -> tuple[Game
     found = Invitation.objects.filter(pk=invitation_id).values_list("game_id", flat=True).first()
     if found is None:
         raise GameNotFound("not_found", "No such invitation.")
-    game = _game_lock(found)
+    game = game_lock(found)
     invitation = Invitation.objects.select_related("invitee", "inviter").get(pk=invitation_id)
     if user.pk not in (invitation.invitee_id, invitation.inviter_id):
         raise GameNotFound("not_found", "No such invitation.")
@@ -135,7 +135,7 @@ def _invitation_fail(game: Game, invitation: Invitation, *, status: str) -> None
     invitation.save(update_fields=["status", "answered_at"])
     cancelled = invitation.on_decline == OnDecline.CANCEL
     if cancelled:
-        _game_withdraw(game)
+        game_withdraw(game)
     else:
         seat = game.seats.all()[invitation.seat]
         seat.user = None
@@ -145,7 +145,7 @@ def _invitation_fail(game: Game, invitation: Invitation, *, status: str) -> None
     game.save()
 
     def committed() -> None:
-        _game_committed(game, cancelled=cancelled)
+        game_committed(game, cancelled=cancelled)
         events.invitation_answered(invitation=invitation, game=game)
 
     transaction.on_commit(committed)

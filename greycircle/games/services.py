@@ -6,51 +6,51 @@ commands on one game are serialised, whichever server process receives them.
 
 from __future__ import annotations
 
-import contextlib
-import math
 import random
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.selectors import are_friends, blocked_user_ids, is_blocked_between
-from greycircle.games import events, registry, selectors, tasks, thinking
+from accounts.selectors import are_friends, blocked_user_ids
+from greycircle.games import registry, tasks, thinking
+from greycircle.games.changes import (
+    ai_turn_pending,
+    check_can_act,
+    deadline_reset,
+    game_committed,
+    game_finish,
+    game_lock,
+    game_start,
+    game_start_if_ready,
+    game_withdraw,
+    invitations_close,
+    move_apply,
+    seat_of,
+)
 from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
-    GameConflict,
     GameInvalid,
-    GameNotFound,
     GamePermissionDenied,
 )
 from greycircle.games.models import (
     GAME_OVER,
     DaysPerMove,
-    DeadlineNotice,
     Game,
     GameStatus,
     Invitation,
     InvitationStatus,
-    Move,
     OnDecline,
     Seat,
 )
-from greycircle.ratings.services import ratings_record
 
 if TYPE_CHECKING:
     from accounts.models import User
-
-# Reminders are limited per sender, across all games (a new game or a rematch starts no count
-# afresh): one to the same person per POKE_INTERVAL, and POKES_PER_DAY in all per (UTC) day.
-POKE_INTERVAL = timedelta(minutes=5)
-POKES_PER_DAY = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,14 +144,14 @@ def game_create(
             on_decline=on_decline,
         )
         ended = _record_replay(game, recorded_moves)
-        transaction.on_commit(lambda: _game_committed(game, created=True, ended=ended))
+        transaction.on_commit(lambda: game_committed(game, created=True, ended=ended))
     return game
 
 
 def game_join(*, game_id: int, user: User) -> Game:
     """Seat `user` at the first open seat; the game starts when the last seat is taken."""
     with transaction.atomic():
-        game = _game_lock(game_id)
+        game = game_lock(game_id)
         seats = list(game.seats.all())
         if game.status != GameStatus.OPEN:
             raise GameInvalid("not_open", "This game is not waiting for players.")
@@ -164,10 +164,10 @@ def game_join(*, game_id: int, user: User) -> Game:
         seat.user = user
         seat.joined_at = timezone.now()
         seat.save(update_fields=["user", "joined_at"])
-        _game_start_if_ready(game)
+        game_start_if_ready(game)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: _game_committed(game, joined=seat))
+        transaction.on_commit(lambda: game_committed(game, joined=seat))
     return game
 
 
@@ -184,23 +184,23 @@ def move_submit(
     A request repeated with the same `idempotency_key` returns the game without playing twice.
     """
     with transaction.atomic():
-        game = _game_lock(game_id)
+        game = game_lock(game_id)
         if (
             idempotency_key
             and game.moves.filter(player=user, idempotency_key=idempotency_key).exists()
         ):
             return game
-        seat = _seat_of(game, user)
-        _check_can_act(game, seat=seat, expected_version=expected_version)
+        seat = seat_of(game, user)
+        check_can_act(game, seat=seat, expected_version=expected_version)
         rules = registry.get(game.kind).rules
         try:
             parsed = rules.parse_move(move)
         except IllegalMove as error:
             raise GameInvalid(error.code, error.message) from None
-        move = _move_apply(
+        move = move_apply(
             game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key
         )
-        transaction.on_commit(lambda: _game_committed(game, moves=[move]))
+        transaction.on_commit(lambda: game_committed(game, moves=[move]))
     return game
 
 
@@ -211,7 +211,7 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
     before the row is locked, so thinking never holds up other requests on this game.
     """
     game = Game.objects.with_seats().filter(pk=game_id).first()
-    if game is None or not _ai_turn_pending(game, expected_version=expected_version):
+    if game is None or not ai_turn_pending(game, expected_version=expected_version):
         return False
     game_kind = registry.get(game.kind)
     seat = game.seats.all()[game.to_move]
@@ -221,11 +221,11 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
         state, level=seat.ai_level, seed=ai_seed, budget_ms=thinking.ai_budget_ms()
     )
     with transaction.atomic():
-        game = _game_lock(game_id)
-        if not _ai_turn_pending(game, expected_version=expected_version):
+        game = game_lock(game_id)
+        if not ai_turn_pending(game, expected_version=expected_version):
             return False
-        move = _move_apply(game, seat=seat, move=chosen, player=None, state=state)
-        transaction.on_commit(lambda: _game_committed(game, moves=[move]))
+        move = move_apply(game, seat=seat, move=chosen, player=None, state=state)
+        transaction.on_commit(lambda: game_committed(game, moves=[move]))
     return True
 
 
@@ -259,8 +259,8 @@ def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
 def game_resign(*, game_id: int, user: User) -> Game:
     """`user` gives up: the game ends and every other seat wins."""
     with transaction.atomic():
-        game = _game_lock(game_id)
-        seat = _seat_of(game, user)
+        game = game_lock(game_id)
+        seat = seat_of(game, user)
         if game.status != GameStatus.ACTIVE:
             raise GameInvalid("game_not_active", "Only a game in play can be resigned.")
         seat_count = len(game.seats.all())
@@ -269,10 +269,10 @@ def game_resign(*, game_id: int, user: User) -> Game:
             winners=[index for index in range(seat_count) if index != seat.index],
             reason="resignation",
         )
-        _game_finish(game, outcome)
+        game_finish(game, outcome)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: _game_committed(game, ended=True))
+        transaction.on_commit(lambda: game_committed(game, ended=True))
     return game
 
 
@@ -284,8 +284,8 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     once. Asking twice (or by two players) gives the same rematch.
     """
     with transaction.atomic():
-        game = _game_lock(game_id)
-        _seat_of(game, user)
+        game = game_lock(game_id)
+        seat_of(game, user)
         if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
             raise GameInvalid("game_not_over", "A rematch can start only when the game is over.")
         existing = Game.objects.filter(rematch_of=game).first()
@@ -313,8 +313,8 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         game.save(update_fields=["version", "updated_at"])
 
         def committed() -> None:
-            _game_committed(game)
-            _game_committed(rematch, created=True)
+            game_committed(game)
+            game_committed(rematch, created=True)
 
         transaction.on_commit(committed)
     return rematch
@@ -327,118 +327,34 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     who had already taken a seat is told.
     """
     with transaction.atomic():
-        game = _game_lock(game_id)
+        game = game_lock(game_id)
         if game.created_by_id != user.pk:
             raise GamePermissionDenied(
                 "not_the_creator", "Only the player who started this game can withdraw it."
             )
         if game.status != GameStatus.OPEN:
             raise GameInvalid("not_open", "Only a game still waiting for players can be withdrawn.")
-        _game_withdraw(game)
+        game_withdraw(game)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: _game_committed(game, cancelled=True))
+        transaction.on_commit(lambda: game_committed(game, cancelled=True))
     return game
-
-
-def game_poke(*, game_id: int, user: User) -> None:
-    """Remind the player to move that the game waits for them.
-
-    Never a computer (`nobody_to_poke`), nor anybody on the other side of a block with `user`,
-    either way round (`cannot_remind`, worded so as not to tell a block from other refusals).
-    Limited per sender and recipient across games (`poke_too_soon`, with `retry_after` seconds).
-    """
-    game = Game.objects.with_seats().filter(pk=game_id).first()
-    if game is None:
-        raise GameNotFound("not_found", "No such game.")
-    seats = list(game.seats.all())
-    seat = _seat_of(game, user)
-    if game.status != GameStatus.ACTIVE:
-        raise GameInvalid("game_not_active", "Only a game in play can be poked.")
-    waiting_for = seats[game.to_move] if game.to_move is not None else None
-    if waiting_for is None or not waiting_for.is_person or waiting_for.index == seat.index:
-        raise GameInvalid("nobody_to_poke", "There is no other player to remind.")
-    target = waiting_for.user
-    if is_blocked_between(a=user, b=target):
-        raise GameInvalid("cannot_remind", f"You cannot remind {target.username} now.")
-    _poke_allowance(sender=user, recipient=target)
-    events.game_poked(game=game, by=user, target=target)
-
-
-def _poke_allowance(*, sender: User, recipient: User) -> None:
-    """Count a reminder from `sender` to `recipient` against the limits, or refuse it.
-
-    The counts live in the cache, keyed by users and never by game. The cache fails open
-    (greycircle.cache): while Redis is down `add` succeeds and `incr` finds nothing, so reminders
-    are not limited until it is back — the documented degraded mode, as for rate limits.
-    """
-    now = time.time()
-    interval = POKE_INTERVAL.total_seconds()
-    pair = f"poke:pair:{sender.pk}:{recipient.pk}"
-    # The value is when the slot frees up, to tell the sender how long to wait.
-    if not cache.add(pair, now + interval, timeout=interval):
-        wait = _seconds_until(cache.get(pair), now=now)
-        raise GameInvalid(
-            "poke_too_soon",
-            f"You reminded {recipient.username} a moment ago; you can remind them again "
-            f"{_in_words(wait)}.",
-            retry_after=wait,
-        )
-    # A fixed window per UTC day: one key, counted atomically, whose end is known.
-    day = int(now // 86400)
-    day_ends = (day + 1) * 86400
-    count = f"poke:day:{sender.pk}:{day}"
-    cache.add(count, 0, timeout=day_ends - now + 60)
-    try:
-        sent = cache.incr(count)
-    except ValueError:  # gone already (Redis down, or the key just expired): fail open
-        return
-    if sent > POKES_PER_DAY:
-        # Not sent, so it counts for nothing: it holds back no later reminder to this player.
-        cache.delete(pair)
-        with contextlib.suppress(ValueError):
-            cache.decr(count)
-        wait = _seconds_until(day_ends, now=now)
-        raise GameInvalid(
-            "poke_too_soon",
-            f"You have sent {POKES_PER_DAY} reminders today; you can send another "
-            f"{_in_words(wait)}.",
-            retry_after=wait,
-        )
-
-
-def _seconds_until(moment: float | None, *, now: float) -> int:
-    """Whole seconds from `now` until `moment` (at least 1; 1 when it is unknown)."""
-    if moment is None:
-        return 1
-    return max(1, math.ceil(moment - now))
-
-
-def _in_words(seconds: int) -> str:
-    """How long `seconds` is, rounded up: "in 40 seconds", "in 5 minutes", "in 3 hours"."""
-    if seconds < 60:
-        amount, unit = seconds, "second"
-    elif seconds <= 2 * 3600:
-        amount, unit = math.ceil(seconds / 60), "minute"
-    else:
-        amount, unit = math.ceil(seconds / 3600), "hour"
-    return f"in {amount} {unit}{'' if amount == 1 else 's'}"
 
 
 def game_abort(*, game_id: int) -> Game:
     """Staff stop a game that cannot go on; nobody wins."""
     with transaction.atomic():
-        game = _game_lock(game_id)
+        game = game_lock(game_id)
         if game.status in GAME_OVER:
             raise GameInvalid("game_over", "This game is already over.")
-        _invitations_close(game, status=InvitationStatus.CANCELLED)
+        invitations_close(game, status=InvitationStatus.CANCELLED)
         game.status = GameStatus.ABORTED
         game.to_move = None
         game.finished_at = timezone.now()
-        _deadline_reset(game)
+        deadline_reset(game)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: _game_committed(game, ended=True))
+        transaction.on_commit(lambda: game_committed(game, ended=True))
     return game
 
 
@@ -471,7 +387,7 @@ def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
             raise GameInvalid("bad_record", f"The game is over before move {number} of the record.")
         seat = seats[game.to_move]
         try:
-            _move_apply(game, seat=seat, move=move, player=None, imported=True)
+            move_apply(game, seat=seat, move=move, player=None, imported=True)
         except GameInvalid as error:
             raise GameInvalid(
                 "bad_record", f"Move {number} of the record: {error.detail}"
@@ -558,194 +474,6 @@ def _game_seat(
         for index in invited
     )
     if not invited and not any(spec.is_open for spec in seats):
-        _game_start(game, seat_count=len(seats))
+        game_start(game, seat_count=len(seats))
         game.save()
     return Game.objects.with_seats().get(pk=game.pk)
-
-
-def _game_start_if_ready(game: Game) -> bool:
-    """Start the locked, open `game` if no seat is open and no invitation waits for an answer."""
-    seats = list(game.seats.all())
-    if any(seat.is_open for seat in seats):
-        return False
-    if game.invitations.filter(status=InvitationStatus.PENDING).exists():
-        return False
-    _game_start(game, seat_count=len(seats))
-    return True
-
-
-def _invitations_close(game: Game, *, status: str) -> None:
-    """Close every pending invitation of `game` (withdrawn or aborted before it started)."""
-    game.invitations.filter(status=InvitationStatus.PENDING).update(
-        status=status, answered_at=timezone.now()
-    )
-
-
-def _game_withdraw(game: Game) -> None:
-    """Cancel the locked, not yet started `game`: over, with no outcome (nobody won or lost)."""
-    _invitations_close(game, status=InvitationStatus.CANCELLED)
-    game.status = GameStatus.CANCELLED
-    game.to_move = None
-    game.finished_at = timezone.now()
-
-
-def _game_lock(game_id: int) -> Game:
-    """The game row, locked for this transaction, with its seats attached."""
-    game = Game.objects.locked_with_seats(game_id)
-    if game is None:
-        raise GameNotFound("not_found", "No such game.")
-    return game
-
-
-def _seat_of(game: Game, user: User) -> Seat:
-    for seat in game.seats.all():
-        if seat.user_id == user.pk:
-            return seat
-    raise GamePermissionDenied("not_a_player", "You are not playing in this game.")
-
-
-def _check_can_act(game: Game, *, seat: Seat, expected_version: int) -> None:
-    if expected_version != game.version:
-        raise GameConflict(
-            "stale_version",
-            f"The game has changed since version {expected_version}; it is now at "
-            f"version {game.version}.",
-            current_version=game.version,
-        )
-    if game.status != GameStatus.ACTIVE:
-        raise GameInvalid("game_not_active", "This game is not in play.")
-    if seat.is_computer:
-        raise GamePermissionDenied(
-            "seat_taken_over", "Your time ran out: the computer plays your seat now."
-        )
-    if game.to_move != seat.index:
-        waiting_for = game.seats.all()[game.to_move].name
-        raise GamePermissionDenied("not_your_turn", f"It is {waiting_for}'s turn, not yours.")
-
-
-def _ai_turn_pending(game: Game, *, expected_version: int) -> bool:
-    if game.status != GameStatus.ACTIVE or game.version != expected_version:
-        return False
-    if game.to_move is None:
-        return False
-    return game.seats.all()[game.to_move].is_computer
-
-
-def _game_start(game: Game, *, seat_count: int) -> None:
-    rules = registry.get(game.kind).rules
-    state = rules.new_game(seat_count, seed=game.seed, options=game.options)
-    game.state = rules.encode(state)
-    game.status = GameStatus.ACTIVE
-    game.to_move = rules.to_move(state)
-    _deadline_reset(game)
-    game.version += 1
-
-
-def _game_finish(game: Game, outcome: Outcome) -> None:
-    game.status = GameStatus.FINISHED
-    game.outcome = outcome.to_json()
-    game.to_move = None
-    game.finished_at = timezone.now()
-    _deadline_reset(game)
-    ratings_record(game=game, winners=outcome.winners)
-
-
-def _deadline_reset(game: Game) -> None:
-    """Start the time per move of the seat now to move, or clear it: it runs only while the
-    game is in play, a person is to move, and at least two people play (no time limit against
-    computers). Called wherever `to_move` changes, and after each move of the same seat."""
-    seats = game.seats.all()
-    people = [seat.index for seat in seats if seat.is_person]
-    if game.status == GameStatus.ACTIVE and game.to_move in people and len(people) >= 2:
-        game.move_deadline = timezone.now() + timedelta(days=game.days_per_move)
-    else:
-        game.move_deadline = None
-    game.deadline_notice = DeadlineNotice.NONE
-
-
-# What a move changes in its game's row (the rest, such as its options or seats, stays).
-MOVE_CHANGES = (
-    "state",
-    "to_move",
-    "status",
-    "outcome",
-    "finished_at",
-    "move_deadline",
-    "deadline_notice",
-    "version",
-    "move_count",
-    "updated_at",
-)
-
-
-def _move_apply(
-    game: Game,
-    *,
-    seat: Seat,
-    move: Any,
-    player: User | None,
-    idempotency_key: str = "",
-    imported: bool = False,
-    state: Any = None,
-) -> Move:
-    """Play `move` on the locked `game`; store the state and the log entry (returned).
-
-    The caller publishes the change on commit (`_game_committed(game, moves=[...])`).
-    """
-    rules = registry.get(game.kind).rules
-    before = selectors.game_state_of(game=game) if state is None else state
-    try:
-        after = rules.play(before, move)
-    except IllegalMove as error:
-        raise GameInvalid(error.code, error.message) from None
-    entry = rules.log_entry(before, move, after)
-    game.state = rules.encode(after)
-    selectors.game_state_remember(game=game, state=after)
-    game.to_move = rules.to_move(after)
-    outcome = rules.outcome(after)
-    if outcome is not None:
-        _game_finish(game, outcome)
-    else:
-        _deadline_reset(game)
-    game.version += 1
-    game.move_count += 1
-    game.save(update_fields=MOVE_CHANGES)
-    return Move.objects.create(
-        game=game,
-        number=game.move_count,
-        seat=seat.index,
-        player=player,
-        data=rules.move_to_json(move),
-        public=entry.public,
-        private={str(index): detail for index, detail in entry.private.items()},
-        idempotency_key=idempotency_key,
-        imported=imported,
-    )
-
-
-def _game_committed(
-    game: Game,
-    *,
-    moves: Sequence[Move] = (),
-    created: bool = False,
-    joined: Seat | None = None,
-    ended: bool = False,
-    cancelled: bool = False,
-) -> None:
-    """After commit: wake a computer seat to move, and tell everyone who watches the game (the
-    change's new log entries `moves` go with its envelopes). A move that finished the game ended
-    it.
-
-    The computer's turn is queued first, so that a failure while publishing never leaves it to
-    the stall sweep.
-    """
-    if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
-        tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)
-    events.game_changed(
-        game=game,
-        moves=moves,
-        created=created,
-        joined=joined,
-        ended=ended or (bool(moves) and game.status == GameStatus.FINISHED),
-        cancelled=cancelled,
-    )

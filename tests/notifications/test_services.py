@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import friends
-from greycircle.games import invitations, services
+from greycircle.games import invitations, reminders, services
 from greycircle.games.models import Invitation
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.errors import NotificationNotFound
@@ -180,7 +180,7 @@ def test_a_reminder_replaces_the_your_turn_of_that_game(
     play(people_game, alice, 0)
     deliver_notifications()
     assert inbox(bob) == [(KIND.YOUR_TURN, "It is your turn in Tic-tac-toe against alice")]
-    services.game_poke(game_id=people_game.pk, user=alice)
+    reminders.game_poke(game_id=people_game.pk, user=alice)
 
     assert inbox(bob) == [(KIND.REMINDER, "alice reminds you it is your turn in Tic-tac-toe")]
 

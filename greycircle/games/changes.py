@@ -1,0 +1,212 @@
+"""The steps every change of a game is made of, shared by the services that make them
+(services, invitations, deadlines, reminders, account deletion): lock the game, find who acts,
+check they may, start it, apply a move, finish it, and publish the change once committed.
+
+Not an API of their own: each expects to run inside the service's transaction, on a game locked
+with `game_lock`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.utils import timezone
+
+from greycircle.games import events, registry, selectors, tasks
+from greycircle.games.engine import IllegalMove, Outcome
+from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
+from greycircle.games.models import DeadlineNotice, Game, GameStatus, InvitationStatus, Move, Seat
+from greycircle.ratings.services import ratings_record
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def game_start_if_ready(game: Game) -> bool:
+    """Start the locked, open `game` if no seat is open and no invitation waits for an answer."""
+    seats = list(game.seats.all())
+    if any(seat.is_open for seat in seats):
+        return False
+    if game.invitations.filter(status=InvitationStatus.PENDING).exists():
+        return False
+    game_start(game, seat_count=len(seats))
+    return True
+
+
+def invitations_close(game: Game, *, status: str) -> None:
+    """Close every pending invitation of `game` (withdrawn or aborted before it started)."""
+    game.invitations.filter(status=InvitationStatus.PENDING).update(
+        status=status, answered_at=timezone.now()
+    )
+
+
+def game_withdraw(game: Game) -> None:
+    """Cancel the locked, not yet started `game`: over, with no outcome (nobody won or lost)."""
+    invitations_close(game, status=InvitationStatus.CANCELLED)
+    game.status = GameStatus.CANCELLED
+    game.to_move = None
+    game.finished_at = timezone.now()
+
+
+def game_lock(game_id: int) -> Game:
+    """The game row, locked for this transaction, with its seats attached."""
+    game = Game.objects.locked_with_seats(game_id)
+    if game is None:
+        raise GameNotFound("not_found", "No such game.")
+    return game
+
+
+def seat_of(game: Game, user: User) -> Seat:
+    for seat in game.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    raise GamePermissionDenied("not_a_player", "You are not playing in this game.")
+
+
+def check_can_act(game: Game, *, seat: Seat, expected_version: int) -> None:
+    if expected_version != game.version:
+        raise GameConflict(
+            "stale_version",
+            f"The game has changed since version {expected_version}; it is now at "
+            f"version {game.version}.",
+            current_version=game.version,
+        )
+    if game.status != GameStatus.ACTIVE:
+        raise GameInvalid("game_not_active", "This game is not in play.")
+    if seat.is_computer:
+        raise GamePermissionDenied(
+            "seat_taken_over", "Your time ran out: the computer plays your seat now."
+        )
+    if game.to_move != seat.index:
+        waiting_for = game.seats.all()[game.to_move].name
+        raise GamePermissionDenied("not_your_turn", f"It is {waiting_for}'s turn, not yours.")
+
+
+def ai_turn_pending(game: Game, *, expected_version: int) -> bool:
+    if game.status != GameStatus.ACTIVE or game.version != expected_version:
+        return False
+    if game.to_move is None:
+        return False
+    return game.seats.all()[game.to_move].is_computer
+
+
+def game_start(game: Game, *, seat_count: int) -> None:
+    rules = registry.get(game.kind).rules
+    state = rules.new_game(seat_count, seed=game.seed, options=game.options)
+    game.state = rules.encode(state)
+    game.status = GameStatus.ACTIVE
+    game.to_move = rules.to_move(state)
+    deadline_reset(game)
+    game.version += 1
+
+
+def game_finish(game: Game, outcome: Outcome) -> None:
+    game.status = GameStatus.FINISHED
+    game.outcome = outcome.to_json()
+    game.to_move = None
+    game.finished_at = timezone.now()
+    deadline_reset(game)
+    ratings_record(game=game, winners=outcome.winners)
+
+
+def deadline_reset(game: Game) -> None:
+    """Start the time per move of the seat now to move, or clear it: it runs only while the
+    game is in play, a person is to move, and at least two people play (no time limit against
+    computers). Called wherever `to_move` changes, and after each move of the same seat."""
+    seats = game.seats.all()
+    people = [seat.index for seat in seats if seat.is_person]
+    if game.status == GameStatus.ACTIVE and game.to_move in people and len(people) >= 2:
+        game.move_deadline = timezone.now() + timedelta(days=game.days_per_move)
+    else:
+        game.move_deadline = None
+    game.deadline_notice = DeadlineNotice.NONE
+
+
+# What a move changes in its game's row (the rest, such as its options or seats, stays).
+MOVE_CHANGES = (
+    "state",
+    "to_move",
+    "status",
+    "outcome",
+    "finished_at",
+    "move_deadline",
+    "deadline_notice",
+    "version",
+    "move_count",
+    "updated_at",
+)
+
+
+def move_apply(
+    game: Game,
+    *,
+    seat: Seat,
+    move: Any,
+    player: User | None,
+    idempotency_key: str = "",
+    imported: bool = False,
+    state: Any = None,
+) -> Move:
+    """Play `move` on the locked `game`; store the state and the log entry (returned).
+
+    The caller publishes the change on commit (`game_committed(game, moves=[...])`).
+    """
+    rules = registry.get(game.kind).rules
+    before = selectors.game_state_of(game=game) if state is None else state
+    try:
+        after = rules.play(before, move)
+    except IllegalMove as error:
+        raise GameInvalid(error.code, error.message) from None
+    entry = rules.log_entry(before, move, after)
+    game.state = rules.encode(after)
+    selectors.game_state_remember(game=game, state=after)
+    game.to_move = rules.to_move(after)
+    outcome = rules.outcome(after)
+    if outcome is not None:
+        game_finish(game, outcome)
+    else:
+        deadline_reset(game)
+    game.version += 1
+    game.move_count += 1
+    game.save(update_fields=MOVE_CHANGES)
+    return Move.objects.create(
+        game=game,
+        number=game.move_count,
+        seat=seat.index,
+        player=player,
+        data=rules.move_to_json(move),
+        public=entry.public,
+        private={str(index): detail for index, detail in entry.private.items()},
+        idempotency_key=idempotency_key,
+        imported=imported,
+    )
+
+
+def game_committed(
+    game: Game,
+    *,
+    moves: Sequence[Move] = (),
+    created: bool = False,
+    joined: Seat | None = None,
+    ended: bool = False,
+    cancelled: bool = False,
+) -> None:
+    """After commit: wake a computer seat to move, and tell everyone who watches the game (the
+    change's new log entries `moves` go with its envelopes). A move that finished the game ended
+    it.
+
+    The computer's turn is queued first, so that a failure while publishing never leaves it to
+    the stall sweep.
+    """
+    if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
+        tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)
+    events.game_changed(
+        game=game,
+        moves=moves,
+        created=created,
+        joined=joined,
+        ended=ended or (bool(moves) and game.status == GameStatus.FINISHED),
+        cancelled=cancelled,
+    )
