@@ -13,14 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from importlib import import_module
-from pathlib import Path
 
 import pytest
 import websockets
@@ -31,13 +25,8 @@ from django.db import connections
 from greycircle.games.services import SeatSpec
 from tests.factories import UserFactory, game_started
 from tests.greycircle.test_server import (
-    BASE_DIR,
     HOST,
-    START_TIMEOUT,
     Server,
-    _answers,
-    _database_url,
-    _free_port,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,42 +47,8 @@ def _session_for(user) -> str:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    port = _free_port()
-    log_path = tmp_path / "serve.log"
-    env = dict(os.environ, DATABASE_URL=_database_url(), PYTHONUNBUFFERED="1")
-    connections.close_all()
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "manage.py",
-                "serve",
-                "--host",
-                HOST,
-                "--port",
-                str(port),
-                "--no-tasks",
-                "--no-access-log",
-            ],
-            cwd=BASE_DIR,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    started = Server(process, port, log_path)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not _answers(port):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the server did not start.\n{started.log()}")
-            time.sleep(0.1)
-        yield started
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+def server(serve) -> Server:
+    return serve("--no-tasks", "--no-access-log")
 
 
 async def _first_frame(url: str, headers: dict[str, str]) -> dict:
