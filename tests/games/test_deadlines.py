@@ -6,12 +6,13 @@ database.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from greycircle.games import deadlines, selectors, services
+from greycircle.games import deadlines, registry, selectors, services
 from greycircle.games.deadlines import deadlines_check, game_claim_win, time_left_words
 from greycircle.games.errors import GameInvalid, GamePermissionDenied
 from greycircle.games.models import DeadlineNotice, Game, GameStatus, Move
@@ -291,8 +292,18 @@ def test_in_kings_corner_for_three_nobody_wins_on_time(table, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_in_kings_corner_for_three_a_computer_takes_the_absent_players_seat_and_plays(
-    table, alice, bob, carol, run_tasks
+    table, alice, bob, carol, run_tasks, monkeypatch
 ):
+    # The computer that takes over ends its turn at once: what it plays is the AI's business
+    # (a real one may, rarely, go out in its first turn and end the game); this test is about the
+    # seat changing hands.
+    kind = registry.get("kingscorner")
+    end_turn = kind.rules.parse_move({"action": "end_turn"})
+    monkeypatch.setitem(
+        registry._KINDS,
+        "kingscorner",
+        dataclasses.replace(kind, computer=lambda state, **thinking: end_turn),
+    )
     now = table.move_deadline + timedelta(seconds=1)
 
     checked = deadlines_check(now=now)
