@@ -132,7 +132,15 @@ def game_changed(
         # Imported here: the tasks module runs services, which publish through this module.
         from greycircle.games import tasks
 
-        tasks.notifications_enqueue(news=jsonable({"news": news})["news"])
+        try:
+            tasks.notifications_enqueue(news=jsonable({"news": news})["news"])
+        except DatabaseError as error:
+            # The change is committed and its frames are out: only the inbox misses it.
+            logger.warning(
+                "could not queue the notifications of game %s: database error: %s",
+                game.pk,
+                _first_line(error),
+            )
 
 
 def game_envelopes_send(*, game: Game, moves: Sequence[Move] = ()) -> None:
@@ -221,7 +229,7 @@ def notification_message(
             "could not keep the %s notification of user %s: database error: %s",
             event,
             user_id,
-            str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__,
+            _first_line(error),
         )
     except Exception:
         # The change is committed; the event still goes out live, only the inbox misses it.
@@ -241,3 +249,9 @@ def unread_changed(*, user_id: int, unread_count: int, read: list[int]) -> None:
             )
         ]
     )
+
+
+def _first_line(error: BaseException) -> str:
+    """What a log line says of a database error: its first line, or its type."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

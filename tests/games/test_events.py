@@ -5,9 +5,10 @@ import json
 
 import pytest
 from channels.layers import get_channel_layer
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 
+from greycircle.games import tasks
 from tests.games.test_api import move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
@@ -96,3 +97,20 @@ def test_a_move_request_costs_the_same_few_queries_however_long_the_game(
     # the user (the session comes from the cache); then begin, the game locked with its seats,
     # update, log entry, commit; and the task that keeps the players' notifications.
     assert counts == [7] * len(counts)
+
+
+def test_a_database_error_while_queuing_the_notifications_leaves_the_move_played(
+    game, alice, client_for, published, monkeypatch, caplog
+):
+    def refuse(**news):
+        raise OperationalError("the database went away\nDETAIL: more")
+
+    monkeypatch.setattr(tasks, "notifications_enqueue", refuse)
+
+    response = move(client_for(alice), game["id"], 4, game["version"])
+
+    assert response.status_code == 200
+    assert response.json()["version"] == game["version"] + 1
+    assert len(published) == 1  # the frames went out
+    [warning] = [r for r in caplog.records if "could not queue the notifications" in r.message]
+    assert warning.message.endswith("database error: the database went away")
