@@ -122,9 +122,19 @@ class GameViewSet(viewsets.GenericViewSet):
         return game
 
     def _envelope(self, game: Game, status_code: int = status.HTTP_200_OK) -> Response:
+        """`viewer`'s envelope of `game`, with its ETag: a client that polls after acting sends
+        it back and is answered 304 until somebody else changes the game."""
         return Response(
-            selectors.game_view_for(game=game, viewer=self.request.user), status=status_code
+            selectors.game_view_for(game=game, viewer=self.request.user),
+            status=status_code,
+            headers=self._validators(game),
         )
+
+    def _validators(self, game: Game) -> dict[str, str]:
+        return {
+            "ETag": selectors.game_etag_for(game=game, viewer=self.request.user),
+            "Cache-Control": "private, no-cache",
+        }
 
     @extend_schema(
         summary="List my games",
@@ -239,9 +249,8 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     def retrieve(self, request: Request, pk: str) -> Response:
         game = self._game()
-        etag = selectors.game_etag_for(game=game, viewer=request.user)
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if _none_match(request, etag):
+        headers = self._validators(game)
+        if _none_match(request, headers["ETag"]):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         return Response(selectors.game_view_for(game=game, viewer=request.user), headers=headers)
 
@@ -481,12 +490,19 @@ class GameViewSet(viewsets.GenericViewSet):
         ],
         parameters=[
             OpenApiParameter(
+                "ETag",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="The new envelope's ETag, for `If-None-Match` on `GET /games/{id}/`.",
+                response=[200],
+            ),
+            OpenApiParameter(
                 "Idempotency-Key",
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
                 description="Send the same key again (on a retry) and the move is played once. "
                 f"At most {IDEMPOTENCY_KEY_MAX} characters.",
-            )
+            ),
         ],
         responses={
             200: GameEnvelopeSerializer,

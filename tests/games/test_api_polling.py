@@ -112,3 +112,18 @@ def test_a_bad_changed_since_is_refused(alice, client_for):
     response = client_for(alice).get("/api/v1/games/?changed_since=yesterday")
     assert response.status_code == 400
     assert "changed_since" in response.json()["fields"]
+
+
+def test_the_move_answer_carries_the_etag_a_poll_sends_back(game, alice, bob, client_for):
+    client = client_for(alice)
+    played = move(client, game["id"], 4, game["version"])
+
+    unchanged = client.get(
+        f"/api/v1/games/{game['id']}/", headers={"If-None-Match": played["ETag"]}
+    )
+    assert unchanged.status_code == 304
+
+    move(client_for(bob), game["id"], 0, game["version"] + 1)
+    changed = client.get(f"/api/v1/games/{game['id']}/", headers={"If-None-Match": played["ETag"]})
+    assert changed.status_code == 200
+    assert changed.json()["version"] == game["version"] + 2

@@ -158,11 +158,12 @@ export class GameClient {
 
   async play(move) {
     try {
-      const envelope = await this.request("POST", `/api/v1/games/${this.id}/moves/`, {
+      const { data: envelope, etag } = await this.send("POST", `/api/v1/games/${this.id}/moves/`, {
         expected_version: this.version,
         move,
       });
       this.accept(envelope);
+      if (envelope.version === this.envelope.version) this.etag = etag;
       return envelope;
     } catch (error) {
       if (error instanceof ApiError && error.code === "stale_version") await this.refresh();
