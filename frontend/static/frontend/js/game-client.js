@@ -9,6 +9,8 @@ const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 // is left until the next envelope (the server commits a move before it announces it, so this
 // only happens when something is wrong; it must not become a busy loop).
 const MAX_BEHIND_FETCHES = 3;
+// How long a log behind its envelope waits for the socket frame that carries its entries.
+const FRAME_WAIT_MS = 1500;
 // Socket frames carry the log entries their change added; the log is fetched only to fill a gap
 // (`?after=` the entries it has), e.g. after a reconnect.
 
@@ -45,6 +47,7 @@ export class GameClient {
     this.onConnection = onConnection || (() => {});
     this.attempt = 0;
     this.socket = null;
+    this.live = false; // a socket is open and delivering frames
   }
 
   get version() {
@@ -79,11 +82,11 @@ export class GameClient {
   }
 
   // Envelopes are whole: the newest version wins, older or repeated ones are dropped.
-  // `catchUp` (the first frame of a new socket) also refetches a move log that fell behind while
-  // the envelope did not change, e.g. when an earlier fetch of the log failed (a fetch in flight
-  // checks the log against the envelope when it ends anyway).
-  // `entries`: the log entries the change added (a socket frame's `moves`), appended when they
-  // follow on from the log as it is; anything else fetches what is missing.
+  // `entries`: the log entries a change added (a socket frame's `moves`), appended whenever they
+  // follow on from the log as it is, whether or not their envelope is news (the answer to our own
+  // move may have brought it first). A log still behind the envelope is fetched (`?after=`): at
+  // once for the first frame of a new socket (`catchUp`: frames were missed) or without a live
+  // socket, else after a moment, so the frame that carries the entries can arrive first.
   accept(envelope, { catchUp = false, entries = [] } = {}) {
     if (envelope.id !== this.id) return;
     if (envelope.version > this.envelope.version) {
@@ -91,11 +94,13 @@ export class GameClient {
       this.envelope = envelope;
       this.etag = null;
       this.onEnvelope(envelope, previous);
-      this.extendMoves(entries);
-    } else if (!catchUp || this.movesLoading) {
+    } else if (envelope.version < this.envelope.version && !catchUp) {
       return;
     }
-    if (this.envelope.move_count !== this.moves.length) this.loadMoves();
+    this.extendMoves(entries);
+    if (this.envelope.move_count === this.moves.length) return;
+    if (catchUp || !this.live) this.loadMoves();
+    else setTimeout(() => this.moves.length < this.envelope.move_count && this.loadMoves(), FRAME_WAIT_MS);
   }
 
   extendMoves(entries) {
@@ -182,7 +187,10 @@ export class GameClient {
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/`);
     this.socket = socket;
     let first = true;
-    socket.addEventListener("open", () => this.onConnection("live"));
+    socket.addEventListener("open", () => {
+      this.live = true;
+      this.onConnection("live");
+    });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type !== "game") return;
@@ -195,6 +203,7 @@ export class GameClient {
     });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
+      this.live = false;
       if (FINAL_CLOSE_CODES.has(event.code)) {
         this.onConnection("closed");
         return;
