@@ -26,7 +26,7 @@ from greycircle.notifications.presence import users_online
 from greycircle.notifications.services import notifications_read_for_friends
 
 # Guests log in without a password; the session remembers the backend that let them in.
-GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
+GUEST_BACKEND = "accounts.backends.ModelBackend"
 
 
 @login_required

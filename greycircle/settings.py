@@ -194,8 +194,8 @@ AUTH_USER_MODEL = "accounts.User"
 # live five minutes (greycircle.sessions), so the database has the last word after an outage.
 SESSION_ENGINE = "greycircle.sessions"
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.ModelBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

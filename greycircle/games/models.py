@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from django.conf import settings
-from django.db import models
+from django.db import connections, models, router
 from django.db.models import Q
+from django.db.transaction import TransactionManagementError
+
+from greycircle.db_rows import ModelColumns
 
 
 def new_seed() -> int:
@@ -53,24 +57,68 @@ class GameQuerySet(models.QuerySet["Game"]):
     def locked_with_seats(self, pk: int) -> Game | None:
         """The game `pk`, its row locked for this transaction (`SELECT ... FOR UPDATE`), with its
         seats and their users attached as `with_seats` attaches them: all in one query, the
-        seats joined to their game (every game has a seat: its creator's)."""
-        seats = list(
-            Seat.objects.select_for_update(of=("game",))
-            .select_related("game", "user")
-            .filter(game_id=pk)
-            .order_by("index")
-        )
-        if not seats:
+        seats joined to their game (every game has a seat: its creator's).
+
+        Every move runs this, so its SQL is written out rather than compiled for each call
+        (greycircle.db_rows); the game's columns are read from the first row only."""
+        database = self._db or router.db_for_write(self.model)
+        connection = connections[database]
+        sql, locks = _locked_with_seats_sql(database)
+        if locks and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [pk])
+            rows = cursor.fetchall()
+        if not rows:
             return None
-        game = seats[0].game
-        for seat in seats:
-            seat.game = game
+        seat_columns, game_columns, user_columns = _seat_game_user_columns()
+        game = game_columns.build(rows[0], start=seat_columns.width, connection=connection)
+        user_start = seat_columns.width + game_columns.width
+        seats = []
+        for row in rows:
+            seat_row = seat_columns.build(row, start=0, connection=connection)
+            seat_row.game = game
+            if seat_row.user_id is not None:
+                seat_row.user = user_columns.build(row, start=user_start, connection=connection)
+            seats.append(seat_row)
         # What `prefetch_related` leaves on the game: a queryset holding the seats already.
         attached = Seat.objects.filter(game=game)
         attached._result_cache = seats
         attached._prefetch_done = True
         game._prefetched_objects_cache = {"seats": attached}
         return game
+
+
+@functools.cache
+def _seat_game_user_columns() -> tuple[ModelColumns[Seat], ModelColumns[Game], ModelColumns]:
+    from django.contrib.auth import get_user_model
+
+    return ModelColumns(Seat), ModelColumns(Game), ModelColumns(get_user_model())
+
+
+@functools.cache
+def _locked_with_seats_sql(database: str) -> tuple[str, bool]:
+    """The SQL of `locked_with_seats` on `database`, and whether it locks (not on SQLite)."""
+    connection = connections[database]
+    quote = connection.ops.quote_name
+    columns = _seat_game_user_columns()
+    seat, game, user = (quote(c.alias) for c in columns)
+    if connection.features.has_select_for_update_of:
+        locking = " " + connection.ops.for_update_sql(of=(game,))
+    elif connection.features.has_select_for_update:
+        locking = " " + connection.ops.for_update_sql()
+    else:
+        locking = ""
+    select = ", ".join(c.select(connection) for c in columns)
+    sql = (
+        f"SELECT {select} FROM {seat} "
+        f"INNER JOIN {game} ON {seat}.{quote('game_id')} = {game}.{quote('id')} "
+        f"LEFT OUTER JOIN {user} ON {seat}.{quote('user_id')} = {user}.{quote('id')} "
+        f"WHERE {seat}.{quote('game_id')} = %s ORDER BY {seat}.{quote('index')}{locking}"
+    )
+    return sql, bool(locking)
 
 
 class Game(models.Model):
