@@ -1,21 +1,26 @@
-"""Model instances from hand-written SQL, for the few queries every request runs.
+"""Model rows read and written by SQL written once, for the few queries every move runs.
 
-Django compiles a queryset's SQL again each time it runs it, and on the hot paths that costs more
+Django compiles a query's SQL again each time it runs it, and on the hot paths that costs more
 CPU than the query: ≈0.2 ms for a user by primary key, ≈0.5 ms for a game joined to its seats
 and their users, against ≈0.04 ms to run the same SQL and build the same instances
-(bench/README.md, "Server CPU per request"). `ModelColumns` writes a model's select list once and
-turns a row's slice back into an instance exactly as the ORM does: the backend's and the fields'
-converters, then `Model.from_db`.
+(bench/README.md, "Server CPU per request"); an INSERT or UPDATE through `save()` is much the
+same. `ModelColumns` writes a model's select list once and turns a row's slice back into an
+instance exactly as the ORM does (the backend's and the fields' converters, then
+`Model.from_db`); `row_insert` and `row_update` write an instance as `save()` does: its
+`pre_save` and `post_save` signals around, each field's `pre_save` (so `auto_now` fields are set)
+and `get_db_prep_save`.
 """
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import models
+from django.db import DatabaseError, connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.signals import post_save, pre_save
 
 ModelT = TypeVar("ModelT", bound=models.Model)
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
@@ -65,3 +70,92 @@ class ModelColumns(Generic[ModelT]):
                     found.append((index, column, converters))
             self._converters[connection] = found
         return found
+
+
+def row_insert(instance: models.Model) -> None:
+    """INSERT `instance` as `instance.save()` would a new one; its primary key is set after."""
+    model = type(instance)
+    database = router.db_for_write(model, instance=instance)
+    connection = connections[database]
+    pre_save.send(sender=model, instance=instance, raw=False, using=database, update_fields=None)
+    sql, fields, returned = _insert_sql(model, database, instance.pk is not None)
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if returned is not None:
+            if connection.features.can_return_columns_from_insert:
+                pk = cursor.fetchone()[0]
+            else:
+                pk = connection.ops.last_insert_id(cursor, model._meta.db_table, returned.column)
+            setattr(instance, returned.attname, pk)
+    instance._state.adding = False
+    instance._state.db = database
+    post_save.send(
+        sender=model, instance=instance, created=True, update_fields=None, raw=False, using=database
+    )
+
+
+def row_update(instance: models.Model, fields: Sequence[str]) -> None:
+    """UPDATE the columns of `fields` (names) of the saved `instance`, as
+    `instance.save(update_fields=fields)` would."""
+    model = type(instance)
+    database = router.db_for_write(model, instance=instance)
+    connection = connections[database]
+    names = frozenset(fields)
+    pre_save.send(sender=model, instance=instance, raw=False, using=database, update_fields=names)
+    sql, to_write = _update_sql(model, database, tuple(fields))
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in to_write
+    ]
+    pk_field = model._meta.pk
+    values.append(pk_field.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+    post_save.send(
+        sender=model,
+        instance=instance,
+        created=False,
+        update_fields=names,
+        raw=False,
+        using=database,
+    )
+
+
+@functools.cache
+def _insert_sql(
+    model: type[models.Model], database: str, with_pk: bool
+) -> tuple[str, list[models.Field], models.Field | None]:
+    """The INSERT of `model` on `database`, its fields in order, and the field it returns (an
+    automatic primary key the instance lacks), if any."""
+    connection = connections[database]
+    quote = connection.ops.quote_name
+    meta = model._meta
+    returned = meta.auto_field if not with_pk else None
+    fields = [field for field in meta.local_concrete_fields if field is not returned]
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    if returned is not None and connection.features.can_return_columns_from_insert:
+        returning, _ = connection.ops.return_insert_columns([returned])
+        sql = f"{sql} {returning}"
+    return sql, fields, returned
+
+
+@functools.cache
+def _update_sql(
+    model: type[models.Model], database: str, names: tuple[str, ...]
+) -> tuple[str, list[models.Field]]:
+    connection = connections[database]
+    quote = connection.ops.quote_name
+    meta = model._meta
+    fields = [meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    return (
+        f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
+        fields,
+    )

@@ -180,7 +180,7 @@ else:
 # Tests switch this to the immediate backend only where they say so.
 TASKS = {
     "default": {
-        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "BACKEND": "greycircle.tasks_backend.DatabaseBackend",
         "QUEUES": ["default"],
     }
 }

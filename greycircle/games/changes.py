@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
+from greycircle.db_rows import row_insert, row_update
 from greycircle.games import events, registry, selectors, tasks
 from greycircle.games.engine import IllegalMove, Outcome
 from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
@@ -170,8 +171,10 @@ def move_apply(
         deadline_reset(game)
     game.version += 1
     game.move_count += 1
-    game.save(update_fields=MOVE_CHANGES)
-    return Move.objects.create(
+    # Every move writes these two rows: by SQL written once (greycircle.db_rows), as `save()`
+    # would write them.
+    row_update(game, MOVE_CHANGES)
+    entry_row = Move(
         game=game,
         number=game.move_count,
         seat=seat.index,
@@ -182,6 +185,8 @@ def move_apply(
         idempotency_key=idempotency_key,
         imported=imported,
     )
+    row_insert(entry_row)
+    return entry_row
 
 
 def game_committed(

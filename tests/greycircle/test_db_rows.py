@@ -1,11 +1,12 @@
-"""Instances built from hand-written SQL are the instances the ORM builds from the same rows."""
+"""Rows read and written by SQL written once are the rows and instances the ORM reads and writes."""
 
 import pytest
-from django.db import connections
+from django.db import DatabaseError, connections
+from django.db.models.signals import post_save, pre_save
 
 from accounts.models import User
-from greycircle.db_rows import ModelColumns
-from greycircle.games.models import Game
+from greycircle.db_rows import ModelColumns, row_insert, row_update
+from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
 from tests.factories import game_started
 
@@ -54,3 +55,56 @@ def test_a_row_slice_is_read_from_its_own_offset(alice, bob):
     columns = ModelColumns(User)
     row = ("padding", *[getattr(bob, field.attname) for field in columns.fields])
     assert columns.build(row, start=1, connection=connection).username == "bob"
+
+
+def test_an_inserted_row_is_what_save_would_have_written(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    entry = Move(game=game, number=1, seat=0, player=alice, data={"cell": 4}, public={"x": [1]})
+    row_insert(entry)
+    assert entry.pk is not None
+    assert entry._state.adding is False
+    stored = Move.objects.get(pk=entry.pk)
+    assert field_values(stored) == field_values(entry)
+    assert stored.created_at is not None  # auto_now_add, set as save() sets it
+
+
+def test_an_update_writes_only_the_named_fields_and_touches_auto_now(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    before = game.updated_at
+    game.state = {"changed": True}
+    game.move_count = 99  # not among the fields written
+    row_update(game, ["state", "updated_at"])
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.state == {"changed": True}
+    assert stored.move_count == 0
+    assert stored.updated_at > before
+
+
+def test_an_update_of_a_row_that_is_gone_fails_as_save_does(alice, bob):
+
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        row_update(game, ["state"])
+
+
+def test_inserts_and_updates_send_the_model_signals(alice, bob):
+
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    heard = []
+
+    def listen(signal_name):
+        def receiver(sender, instance, update_fields, **kwargs):
+            heard.append((signal_name, instance.pk, update_fields))
+
+        return receiver
+
+    on_pre, on_post = listen("pre"), listen("post")
+    pre_save.connect(on_pre, sender=Game)
+    post_save.connect(on_post, sender=Game)
+    try:
+        row_update(game, ["state"])
+    finally:
+        pre_save.disconnect(on_pre, sender=Game)
+        post_save.disconnect(on_post, sender=Game)
+    assert heard == [("pre", game.pk, {"state"}), ("post", game.pk, {"state"})]

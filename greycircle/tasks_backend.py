@@ -1,0 +1,32 @@
+"""The task queue's backend: django-tasks' database backend, queuing a task in one prepared INSERT.
+
+Every move queues a task (its players' notifications), and `DBTaskResult.objects.create` spent
+more CPU compiling its INSERT than the INSERT itself (bench/README.md, "Server CPU per request").
+The row is the one django-tasks writes; only the way it is written differs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django_tasks_db.backend import DatabaseBackend as LibraryDatabaseBackend
+from django_tasks_db.compat import normalize_json
+
+from greycircle.db_rows import row_insert
+
+
+class DatabaseBackend(LibraryDatabaseBackend):
+    def _task_to_db_task(self, task: Any, args: Any, kwargs: Any) -> Any:
+        from django_tasks_db.models import DBTaskResult  # a model: import once apps are loaded
+
+        row = DBTaskResult(
+            id=self._get_id(),
+            args_kwargs=normalize_json({"args": args, "kwargs": kwargs}),
+            priority=task.priority,
+            task_path=task.module_path,
+            queue_name=task.queue_name,
+            run_after=task.run_after,
+            backend_name=self.alias,
+        )
+        row_insert(row)
+        return row
