@@ -57,13 +57,21 @@ class GameQuerySet(models.QuerySet["Game"]):
     def locked_with_seats(self, pk: int) -> Game | None:
         """The game `pk`, its row locked for this transaction (`SELECT ... FOR UPDATE`), with its
         seats and their users attached as `with_seats` attaches them: all in one query, the
-        seats joined to their game (every game has a seat: its creator's).
+        seats joined to their game (every game has a seat: its creator's)."""
+        return self._seated(pk, locked=True)
 
-        Every move runs this, so its SQL is written out rather than compiled for each call
-        (greycircle.db_rows); the game's columns are read from the first row only."""
-        database = self._db or router.db_for_write(self.model)
+    def get_with_seats(self, pk: int) -> Game | None:
+        """The game `pk` with its seats and their users attached, in one query; None if none."""
+        return self._seated(pk, locked=False)
+
+    def _seated(self, pk: int, *, locked: bool) -> Game | None:
+        # Every move and every poll runs this, so its SQL is written out rather than compiled
+        # for each call (greycircle.db_rows); the game's columns are read from the first row.
+        database = self._db or (
+            router.db_for_write(self.model) if locked else router.db_for_read(self.model)
+        )
         connection = connections[database]
-        sql, locks = _locked_with_seats_sql(database)
+        sql, locks = _seated_sql(database, locked)
         if locks and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -99,13 +107,15 @@ def _seat_game_user_columns() -> tuple[ModelColumns[Seat], ModelColumns[Game], M
 
 
 @functools.cache
-def _locked_with_seats_sql(database: str) -> tuple[str, bool]:
-    """The SQL of `locked_with_seats` on `database`, and whether it locks (not on SQLite)."""
+def _seated_sql(database: str, locked: bool) -> tuple[str, bool]:
+    """The SQL of `_seated` on `database`, and whether it locks (never on SQLite)."""
     connection = connections[database]
     quote = connection.ops.quote_name
     columns = _seat_game_user_columns()
     seat, game, user = (quote(c.alias) for c in columns)
-    if connection.features.has_select_for_update_of:
+    if not locked:
+        locking = ""
+    elif connection.features.has_select_for_update_of:
         locking = " " + connection.ops.for_update_sql(of=(game,))
     elif connection.features.has_select_for_update:
         locking = " " + connection.ops.for_update_sql()

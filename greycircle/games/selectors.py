@@ -344,8 +344,9 @@ def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def game_get(*, game_id: int) -> Game | None:
-    """The game with its seats and rematch attached, or None; views shape it for each viewer."""
-    return Game.objects.with_seats().select_related("rematch").filter(pk=game_id).first()
+    """The game with its seats attached, or None; views shape it for each viewer. (Its rematch
+    is read only if it is over: `_rematch_id`.)"""
+    return Game.objects.get_with_seats(game_id)
 
 
 def _creator_name(game: Game) -> str | None:
