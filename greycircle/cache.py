@@ -127,26 +127,32 @@ class ResilientRedisCache(RedisCache):
     def clear(self):
         return self._guard(False, super().clear)
 
-    def count(self, key: str, timeout: int) -> int:
-        """Add one to the counter `key` (which lives `timeout` seconds from its first count) and
-        return it, in one round trip; 0 while Redis fails (limits fail open)."""
+    def count_many(self, counters: list[tuple[str, int]]) -> list[int]:
+        """Add one to each counter `(key, timeout)` (a counter lives `timeout` seconds from its
+        first count) and return them, in one round trip; 0s while Redis fails (limits fail
+        open)."""
 
-        def increment() -> int:
-            name = self.make_and_validate_key(key)
-            pipeline = self._cache.get_client(name, write=True).pipeline(transaction=False)
-            pipeline.incr(name)
-            pipeline.expire(name, timeout, nx=True)
-            return pipeline.execute()[0]
+        def increment() -> list[int]:
+            names = [self.make_and_validate_key(key) for key, _ in counters]
+            pipeline = self._cache.get_client(names[0], write=True).pipeline(transaction=False)
+            for name, (_, timeout) in zip(names, counters, strict=True):
+                pipeline.incr(name)
+                pipeline.expire(name, timeout, nx=True)
+            return pipeline.execute()[::2]
 
-        return self._guard(0, increment)
+        return self._guard([0] * len(counters), increment)
 
 
-def cache_count(cache: Any, key: str, timeout: int) -> int:
-    """Add one to the counter `key` in `cache` (living `timeout` seconds from its first count)
-    and return it: one round trip on Redis, any Django cache otherwise."""
-    count = getattr(cache, "count", None)  # `cache` may be django.core.cache.cache, a proxy
-    if count is not None:
-        return count(key, timeout)
+def cache_count_many(cache: Any, counters: list[tuple[str, int]]) -> list[int]:
+    """Add one to each counter `(key, timeout)` in `cache` (living `timeout` seconds from its
+    first count) and return them: one round trip on Redis, any Django cache otherwise."""
+    count_many = getattr(cache, "count_many", None)  # `cache` may be a proxy of the default
+    if count_many is not None:
+        return count_many(counters)
+    return [_count(cache, key, timeout) for key, timeout in counters]
+
+
+def _count(cache: Any, key: str, timeout: int) -> int:
     try:
         return cache.incr(key)
     except ValueError:

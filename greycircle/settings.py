@@ -282,10 +282,7 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Proxies in front of the servers whose X-Forwarded-For is trusted; 0 = use the peer address.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
-    "DEFAULT_THROTTLE_CLASSES": [
-        "greycircle.api.throttling.AnonRateThrottle",
-        "greycircle.api.throttling.UserRateThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["greycircle.api.throttling.RateLimits"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/min"),
         "user": os.environ.get("THROTTLE_USER", "600/min"),

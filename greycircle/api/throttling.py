@@ -1,52 +1,71 @@
-"""The API's rate limits, counted per fixed window: one cache round trip per request.
+"""The API's rate limits, counted per fixed window, every limit of a request in one round trip.
 
 DRF's throttles keep, per client, the list of its request times in the cache: every request reads
 it, unpickles it, trims it, pickles it and writes it back, up to `num_requests` floats (600 for a
-signed-in user) and two round trips to Redis, and on the path of every move. These count requests
-per window of the rate's duration instead (a Redis INCR); a client may send up to twice the rate
+signed-in user) and two round trips to Redis per throttle, on the path of every move. `RateLimits`
+counts requests per window of each rate's duration instead (a Redis INCR), and counts all of a
+request's limits together: the client's (`anon` per address, `user` per account) and the view's
+`throttle_scope` if it names one (`moves` per player, ...). A client may send up to twice a rate
 across the boundary of two windows, which a rate limit tolerates. The rates and scopes are DRF's
-(`DEFAULT_THROTTLE_RATES`), `Retry-After` the seconds left in the window.
+(`DEFAULT_THROTTLE_RATES`); `Retry-After` is the seconds left in the longest exceeded window.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 from rest_framework import throttling
 from rest_framework.request import Request
 
-from greycircle.cache import cache_count
+from greycircle.cache import cache_count_many
 
 
-class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
-    """DRF's `SimpleRateThrottle`, counting per window. DRF's throttles below come first in the
-    bases of ours, so that their own `allow_request` (the scoped one finds its rate) runs first."""
+class RateLimits(throttling.BaseThrottle):
+    def __init__(self) -> None:
+        self.retry_after: float | None = None
 
-    window_end: float = 0.0
+    def timer(self) -> float:
+        return time.time()
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        if self.rate is None:
+        limits = [limit for limit in self._limits(request, view) if limit.rate is not None]
+        counters = []
+        now = self.timer()
+        for limit in limits:
+            key = limit.get_cache_key(request, view)
+            if key is not None:
+                window = int(now // limit.duration)
+                counters.append((limit, f"{key}:{window}", (window + 1) * limit.duration))
+        if not counters:
             return True
-        key = self.get_cache_key(request, view)
-        if key is None:
-            return True
-        self.now = self.timer()
-        window = int(self.now // self.duration)
-        self.window_end = (window + 1) * self.duration
-        return cache_count(self.cache, f"{key}:{window}", self.duration) <= self.num_requests
+        cache = counters[0][0].cache
+        counts = cache_count_many(cache, [(key, limit.duration) for limit, key, _ in counters])
+        exceeded = [
+            window_end
+            for (limit, _, window_end), count in zip(counters, counts, strict=True)
+            if count > limit.num_requests
+        ]
+        if exceeded:
+            self.retry_after = max(1, math.ceil(max(exceeded) - now))
+        return not exceeded
 
-    def wait(self) -> float:
-        return max(1, math.ceil(self.window_end - self.now))
+    def wait(self) -> float | None:
+        return self.retry_after
 
-
-class UserRateThrottle(throttling.UserRateThrottle, FixedWindowRateThrottle):
-    pass
-
-
-class AnonRateThrottle(throttling.AnonRateThrottle, FixedWindowRateThrottle):
-    pass
-
-
-class ScopedRateThrottle(throttling.ScopedRateThrottle, FixedWindowRateThrottle):
-    pass
+    @staticmethod
+    def _limits(request: Request, view: Any) -> list[throttling.SimpleRateThrottle]:
+        """DRF's throttles for the client and the view's scope: they know the rates and keys."""
+        if request.user and request.user.is_authenticated:
+            limits: list[throttling.SimpleRateThrottle] = [throttling.UserRateThrottle()]
+        else:
+            limits = [throttling.AnonRateThrottle()]
+        scope = getattr(view, "throttle_scope", None)
+        if scope:
+            scoped = throttling.ScopedRateThrottle()
+            scoped.scope = scope
+            scoped.rate = scoped.get_rate()
+            scoped.num_requests, scoped.duration = scoped.parse_rate(scoped.rate)
+            limits.append(scoped)
+        return limits

@@ -25,7 +25,6 @@ from rest_framework.serializers import Serializer
 
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
-from greycircle.api.throttling import ScopedRateThrottle
 from greycircle.games import deadlines, invitations, reminders, replays, selectors, services
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game, Invitation
@@ -556,12 +555,9 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._envelope(game)
 
     def get_throttles(self):
-        throttles = super().get_throttles()
-        scope = THROTTLE_SCOPES.get((self.action, self.request.method))
-        if scope is not None:
-            self.throttle_scope = scope
-            throttles.append(ScopedRateThrottle())
-        return throttles
+        # RateLimits counts the action's scope along with the client's limit.
+        self.throttle_scope = THROTTLE_SCOPES.get((self.action, self.request.method))
+        return super().get_throttles()
 
 
 # --- Invitations: `/api/v1/invitations/` ----------------------------------------------------
