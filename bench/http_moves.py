@@ -12,8 +12,8 @@ written by the setup. Every player has its own keep-alive connection and sends `
 
 `--mode moves` (default): `--players` players in players/2 games between people. Each player
 GETs its game (with If-None-Match once the server sends an ETag), and when `legal_moves` is
-not empty POSTs one of them at random with `expected_version`, taking the answer as its new
-envelope; otherwise it waits `--poll-ms` and GETs again. A finished game is followed by a rematch
+not empty POSTs one of them at random with `expected_version`, taking the answer (and its ETag)
+as its new envelope; otherwise it waits `--poll-ms` and GETs again. A finished game is followed by a rematch
 (`POST /games/{id}/rematch/`, the invited player accepts through `/invitations/`), not counted.
 `--mode me` / `--mode game`: every player GETs `/api/v1/me/` / its game in a closed loop, the
 baseline costs of a request.
@@ -90,7 +90,7 @@ class Player:
                 continue
             move = self.rng.choice(envelope["legal_moves"])
             started = time.monotonic()
-            status, _, content = await self.client.request(
+            status, answer_headers, content = await self.client.request(
                 "POST",
                 f"/api/v1/games/{self.game}/moves/",
                 {"expected_version": envelope["version"], "move": move},
@@ -98,7 +98,8 @@ class Player:
             self.rec.add("move", started, status)
             if status == 200:
                 envelope = self.envelope = json.loads(content)
-                self.etag = None  # the move's answer carries no ETag: GET afresh next time
+                # The answer's ETag: polls until the opponent moves are 304s.
+                self.etag = answer_headers.get("etag")
             else:
                 self.rec.failures[f"move {status} {content[:80]!r}"] += 1
                 envelope = await self.get_game()
