@@ -13,8 +13,9 @@ written by the setup. Every player has its own keep-alive connection and sends `
 `--mode moves` (default): `--players` players in players/2 games between people. Each player
 GETs its game (with If-None-Match once the server sends an ETag), and when `legal_moves` is
 not empty POSTs one of them at random with `expected_version`, taking the answer (and its ETag)
-as its new envelope; otherwise it waits `--poll-ms` and GETs again. A finished game is followed by a rematch
-(`POST /games/{id}/rematch/`, the invited player accepts through `/invitations/`), not counted.
+as its new envelope; otherwise it waits `--poll-ms` and GETs again. A finished game is followed
+by a rematch (`POST /games/{id}/rematch/`, the invited player accepts through `/invitations/`),
+not counted.
 `--mode me` / `--mode game`: every player GETs `/api/v1/me/` / its game in a closed loop, the
 baseline costs of a request.
 

@@ -217,9 +217,10 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
     seat = game.seats.all()[game.to_move]
     state = game_kind.rules.decode(game.state)
     ai_seed = random.Random(f"{game.seed}:{game.version}").getrandbits(63)
-    chosen = game_kind.computer(
-        state, level=seat.ai_level, seed=ai_seed, budget_ms=thinking.ai_budget_ms()
-    )
+    # `updated_at`: when the move that made this the computer's turn was saved.
+    waited_ms = (timezone.now() - game.updated_at).total_seconds() * 1000
+    budget_ms = thinking.ai_budget_ms(waited_ms=waited_ms)
+    chosen = game_kind.computer(state, level=seat.ai_level, seed=ai_seed, budget_ms=budget_ms)
     with transaction.atomic():
         game = game_lock(game_id)
         if not ai_turn_pending(game, expected_version=expected_version):

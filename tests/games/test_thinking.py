@@ -50,3 +50,20 @@ def test_a_silent_worker_does_not_count(budget):
     )
     turns_waiting(2)
     assert thinking.ai_budget_ms() == 333  # 1000 x 1 worker / (1 + 2 waiting)
+
+
+def test_time_spent_waiting_for_a_worker_comes_out_of_the_thinking(budget):
+    workers_alive(2)
+    assert thinking.ai_budget_ms(waited_ms=300) == 700
+
+
+def test_a_turn_that_waited_its_whole_budget_thinks_the_least(budget):
+    workers_alive(2)
+    assert thinking.ai_budget_ms(waited_ms=5000) == 100
+
+
+def test_the_smaller_of_the_time_left_and_the_queue_share_is_thought(budget):
+    workers_alive(2)
+    turns_waiting(2)
+    assert thinking.ai_budget_ms(waited_ms=300) == 500  # the queue's share is the smaller
+    assert thinking.ai_budget_ms(waited_ms=800) == 200  # the time left is the smaller
