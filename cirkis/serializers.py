@@ -129,6 +129,20 @@ def _shape_field(**kwargs: Any) -> EnumField:
     )
 
 
+class CirKisSeatPointsSerializer(ShapeSerializer):
+    """Points scored, by seat number as a string (`{"0": 5, "1": 10}`); a seat that scored
+    nothing is left out."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # Seat numbers are not identifiers, so the fields cannot be declared as attributes.
+        return {
+            str(seat): serializers.IntegerField(
+                min_value=1, required=False, help_text=f"Seat {seat}'s points."
+            )
+            for seat in range(MAX_SEATS)
+        }
+
+
 class _CompletionFields(serializers.Serializer):
     shape = _shape_field()
     by = seat_field(help_text="The seat whose placement completed the shape.")
@@ -137,8 +151,7 @@ class _CompletionFields(serializers.Serializer):
         help_text="The seat with strictly the most segments of the shape; null on a tie for the "
         "most (nobody takes the majority points).",
     )
-    scores = serializers.DictField(
-        child=serializers.IntegerField(min_value=1),
+    scores = CirKisSeatPointsSerializer(
         help_text='Points scored, by seat number as a string (`{"0": 5, "1": 10}`): 10 for '
         "the majority (15 for the Center Ring), 5 for a different completer; seats that scored "
         "nothing are left out.",
