@@ -210,7 +210,7 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
     Safe to call any number of times: a stale or finished game is left alone. The move is chosen
     before the row is locked, so thinking never holds up other requests on this game.
     """
-    game = Game.objects.with_seats().filter(pk=game_id).first()
+    game = Game.objects.get_with_seats(game_id)
     if game is None or not ai_turn_pending(game, expected_version=expected_version):
         return False
     game_kind = registry.get(game.kind)
