@@ -27,8 +27,6 @@ import random
 import time
 from typing import Any
 
-import websockets
-
 from bench import loadkit
 from bench.http_moves import OVER, Player, Recorder
 
@@ -65,11 +63,8 @@ class ComputerOpponent:
             await self.client.close()
 
     async def one_game(self) -> None:
-        async with websockets.connect(
-            f"ws://{loadkit.HOST}:{self.port}/ws/games/{self.game}/",
-            additional_headers={"X-Session-Token": self.info["token"]},
-            open_timeout=30,
-            ping_interval=None,
+        async with loadkit.open_socket(
+            self.port, f"/ws/games/{self.game}/", self.info["token"]
         ) as websocket:
             reader = asyncio.create_task(self.socket_reader(websocket))
             try:
@@ -154,13 +149,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     os.environ["GAMES_AI_BUDGET_MS"] = str(args.budget_ms)
     try:
         worker_pids = []
-        if args.port:
-            port, server_pids = args.port, args.server_pid
-        else:
-            port = loadkit.free_port()
-            server = processes.start(loadkit.server_command("serve", port, args.workers))
-            server_pids = [server.pid]
-            await loadkit.wait_ready(port, server)
+        port, server_pids = await loadkit.use_or_start_server(args, processes)
         humans = args.players // 2
         computers = args.players - humans
         setup = loadkit.run_setup(
@@ -183,21 +172,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                   if "computer" not in info]  # fmt: skip
         opponents = [ComputerOpponent(info, port, rec, args) for info in setup["players"]
                      if "computer" in info]  # fmt: skip
-        meter = loadkit.CpuMeter(
-            {"server": server_pids, "workers": worker_pids},
-            loadkit.database_name(),
-            loadkit.redis_port(),
-        )
-        load_before = loadkit.loadavg()
+        meter = loadkit.CpuMeter({"server": server_pids, "workers": worker_pids})
         tasks = [asyncio.create_task(player.run("moves")) for player in people]
         tasks += [asyncio.create_task(opponent.run()) for opponent in opponents]
-        await asyncio.sleep(args.warmup)
-        meter.start()
-        start = time.monotonic()
-        await asyncio.sleep(args.duration)
-        end = time.monotonic()
-        cpu = meter.stop()
-        load_after = loadkit.loadavg()
+        window = await loadkit.measure(meter, args.warmup, args.duration)
         rec.stop = True
         await asyncio.wait(tasks, timeout=5)
         for task in tasks:
@@ -206,6 +184,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         processes.stop()
 
     budget = args.budget_ms / 1000
+    start, end = window.start, window.end
     delays = [
         delay for opponent in opponents for at, delay in opponent.delays if start <= at <= end
     ]
@@ -220,16 +199,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "think_ms": args.think_ms,
         "workers": args.workers,
         "task_workers": args.task_workers,
-        "seconds": round(end - start, 1),
+        "seconds": round(window.seconds, 1),
         "computer_moves": len(delays),
         "delay": loadkit.latency_summary(delays),
         "delay_minus_budget": loadkit.latency_summary([delay - budget for delay in delays]),
         "human_move_answer": loadkit.latency_summary(human_moves),
         "statuses": dict(statuses),
         "failures": dict(rec.failures),
-        "cpu_s": {name: round(value, 2) for name, value in cpu.items()},
-        "loadavg_before": load_before,
-        "loadavg_after": load_after,
+        "cpu_s": {name: round(value, 2) for name, value in window.cpu.items()},
+        "loadavg_before": window.loadavg_before,
+        "loadavg_after": window.loadavg_after,
         "log": processes.log.name,
     }
 
@@ -240,17 +219,12 @@ def main() -> None:
     parser.add_argument("--level", default="hard", choices=["easy", "medium", "hard"])
     parser.add_argument("--budget-ms", type=int, default=1000)
     parser.add_argument("--think-ms", type=float, default=0.0, help="a human's pause per move")
-    parser.add_argument("--workers", type=int, default=2, help="server processes")
+    loadkit.add_server_arguments(parser, workers=2, daphne=False, prefix="bench-ai", duration=30.0)
     parser.add_argument("--task-workers", type=int, default=2)
     parser.add_argument(
         "--worker-arg", action="append", default=[], help="extra games_worker argument"
     )
-    parser.add_argument("--port", type=int)
-    parser.add_argument("--server-pid", type=int, action="append", default=[])
-    parser.add_argument("--duration", type=float, default=30.0)
-    parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--poll-ms", type=float, default=20.0)
-    parser.add_argument("--prefix", default="bench-ai")
     args = parser.parse_args()
     result = asyncio.run(bench(args))
     print(

@@ -151,38 +151,23 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     loadkit.raise_nofile()
     processes = loadkit.Processes()
     try:
-        if args.port:
-            port, server_pids = args.port, args.server_pid
-        else:
-            port = loadkit.free_port()
-            server = processes.start(loadkit.server_command(args.server, port, args.workers))
-            server_pids = [server.pid]
-            await loadkit.wait_ready(port, server)
+        port, server_pids = await loadkit.use_or_start_server(args, processes)
         setup = loadkit.run_setup(pairs=args.players // 2, prefix=args.prefix)
         players_info = setup["players"]
         for info in players_info[: args.api_logins]:
             info["token"] = await loadkit.api_login(port, info["user"], setup["password"])
         rec = Recorder()
         players = [Player(info, port, rec, args.poll_ms / 1000) for info in players_info]
-        meter = loadkit.CpuMeter(
-            {"server": server_pids}, loadkit.database_name(), loadkit.redis_port()
-        )
-        load_before = loadkit.loadavg()
+        meter = loadkit.CpuMeter({"server": server_pids})
         tasks = [asyncio.create_task(player.run(args.mode)) for player in players]
-        await asyncio.sleep(args.warmup)
-        meter.start()
-        start = time.monotonic()
-        await asyncio.sleep(args.duration)
-        end = time.monotonic()
-        cpu = meter.stop()
-        load_after = loadkit.loadavg()
+        window = await loadkit.measure(meter, args.warmup, args.duration)
         rec.stop = True
         await asyncio.wait(tasks, timeout=10)
     finally:
         processes.stop()
 
-    events = rec.window(start, end)
-    seconds = end - start
+    events = rec.window(window.start, window.end)
+    seconds, cpu = window.seconds, window.cpu
     by_kind: dict[str, list[float]] = collections.defaultdict(list)
     statuses: collections.Counter = collections.Counter()
     for kind, began, done, status in events:
@@ -210,8 +195,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_ms_per_request": round(1000 * cpu["server"] / max(requests, 1), 2),
         "postgres_cpu_ms_per_request": round(1000 * cpu.get("postgres", 0) / max(requests, 1), 2),
         "redis_cpu_ms_per_request": round(1000 * cpu.get("redis", 0) / max(requests, 1), 2),
-        "loadavg_before": load_before,
-        "loadavg_after": load_after,
+        "loadavg_before": window.loadavg_before,
+        "loadavg_after": window.loadavg_after,
         "log": processes.log.name,
     }
     return result
@@ -221,15 +206,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--mode", choices=["moves", "me", "game"], default="moves")
-    parser.add_argument("--server", choices=["serve", "daphne"], default="serve")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (serve)")
-    parser.add_argument("--port", type=int, help="use the server already on this port")
-    parser.add_argument("--server-pid", type=int, action="append", default=[])
-    parser.add_argument("--duration", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=3.0)
+    loadkit.add_server_arguments(parser, prefix="bench-http", duration=20.0)
     parser.add_argument("--poll-ms", type=float, default=20.0)
     parser.add_argument("--api-logins", type=int, default=2)
-    parser.add_argument("--prefix", default="bench-http")
     args = parser.parse_args()
     result = asyncio.run(bench(args))
     counted = {"moves": "move", "me": "me", "game": "get"}[args.mode]

@@ -1,5 +1,6 @@
-"""What the load benchmarks share: the server's environment, starting servers and workers, a
-small keep-alive HTTP/1.1 client, CPU time of process trees, percentiles.
+"""What the load benchmarks share: their server options, the server's environment, starting
+servers and workers (or using a running server), the measured window, a small keep-alive HTTP/1.1
+client, WebSockets opened as apps do, CPU time of process trees, percentiles.
 
 The load generators import only the standard library and `websockets` (never Django), so that
 they stay cheap next to the servers they load on the same cores. A minimal client rather than
@@ -8,6 +9,7 @@ httpx: at 200 players httpx's own CPU per request would take a visible share of 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -18,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +61,15 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def raise_nofile() -> None:
+def raise_nofile(wanted: int | None = None) -> None:
+    """Raise the soft limit of open files to `wanted` (at most the hard limit), or to the hard
+    limit."""
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    target = hard if wanted is None else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def run_setup(**options: Any) -> dict[str, Any]:
@@ -122,22 +128,78 @@ class Processes:
                 process.wait()
 
 
-async def wait_ready(port: int, process: subprocess.Popen | None, timeout: float = 60) -> None:
-    """Until the API answers (401 to an anonymous GET /api/v1/me/)."""
+async def wait_ready(
+    port: int,
+    process: subprocess.Popen | None,
+    timeout: float = 60,
+    path: str = "/api/v1/me/",
+    ready: Iterable[int] = (401, 403),
+) -> None:
+    """Until the server answers an anonymous GET of `path` with a `ready` status (by default the
+    API's 401 to GET /api/v1/me/)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             raise RuntimeError("the server exited at startup; see the log")
         try:
             client = HttpClient(port)
-            status, _, _ = await client.request("GET", "/api/v1/me/")
+            status, _, _ = await client.request("GET", path)
             await client.close()
-            if status in (401, 403):
+            if status in ready:
                 return
         except OSError:
             pass
         await asyncio.sleep(0.2)
     raise RuntimeError("the server did not start")
+
+
+async def use_or_start_server(
+    args: argparse.Namespace, processes: Processes
+) -> tuple[int, list[int]]:
+    """(port, server pids): the server named by `--port`/`--server-pid`, or one started on a free
+    port (`--server`, `--workers`) once it answers. The options of `add_server_arguments`."""
+    if args.port:
+        return args.port, args.server_pid
+    port = free_port()
+    server = processes.start(server_command(args.server, port, args.workers))
+    await wait_ready(port, server)
+    return port, [server.pid]
+
+
+def add_server_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    workers: int = 1,
+    daphne: bool = True,
+    running: bool = True,
+    prefix: str | None = None,
+    duration: float | None = None,
+    warmup: float = 3.0,
+) -> None:
+    """The options of a benchmark that starts its server: `--server` (serve or daphne; without
+    `daphne` there is no such option and it is always serve), `--workers`; with `running`,
+    `--port`/`--server-pid` of a server already running instead; `--prefix` of the setup's users
+    when given; `--duration`/`--warmup` of the measured window when a duration is given."""
+    if daphne:
+        parser.add_argument("--server", choices=["serve", "daphne"], default="serve")
+    else:
+        parser.set_defaults(server="serve")
+    workers_help = "server processes (serve only)" if daphne else "server processes"
+    parser.add_argument("--workers", type=int, default=workers, help=workers_help)
+    if running:
+        parser.add_argument("--port", type=int, help="use the server already on this port")
+        parser.add_argument(
+            "--server-pid",
+            type=int,
+            action="append",
+            default=[],
+            help="that server's process, for its CPU time (repeatable)",
+        )
+    if duration is not None:
+        parser.add_argument("--duration", type=float, default=duration)
+        parser.add_argument("--warmup", type=float, default=warmup)
+    if prefix is not None:
+        parser.add_argument("--prefix", default=prefix)
 
 
 # --- CPU -------------------------------------------------------------------------------------
@@ -163,14 +225,25 @@ def process_tree(pids: Iterable[int]) -> list[int]:
     return tree
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of one process (0 if it is gone)."""
+def _stat_ticks(pid: int, field: int) -> int:
+    """Two clock-tick counters of /proc/<pid>/stat summed: `field` and the next one, counted
+    after the command's ")" (11: utime + stime, 13: cutime + cstime); 0 if the process is gone."""
     try:
         with open(f"/proc/{pid}/stat") as file:
             fields = file.read().rpartition(")")[2].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        return 0
+    return int(fields[field]) + int(fields[field + 1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process (0 if it is gone)."""
+    return _stat_ticks(pid, 11) / CLOCK_TICKS
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """utime + stime of `pid` and all its descendants so far."""
+    return sum(_stat_ticks(current, 11) for current in process_tree([pid])) / CLOCK_TICKS
 
 
 def postgres_processes() -> tuple[int | None, list[int]]:
@@ -193,12 +266,7 @@ def postgres_processes() -> tuple[int | None, list[int]]:
 
 def reaped_cpu_seconds(pid: int) -> float:
     """cutime + cstime: CPU of the children `pid` has waited for (exited backends)."""
-    try:
-        with open(f"/proc/{pid}/stat") as file:
-            fields = file.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
+    return _stat_ticks(pid, 13) / CLOCK_TICKS
 
 
 def redis_pid(port: int) -> int | None:
@@ -224,10 +292,10 @@ class CpuMeter:
     `redis` the Redis of REDIS_URL; `loadgen` this process.
     """
 
-    def __init__(self, groups: dict[str, list[int]], database: str, redis_port: int | None):
+    def __init__(self, groups: dict[str, list[int]]) -> None:
         self.groups = groups
-        self.database = database
-        self.redis = redis_pid(redis_port) if redis_port else None
+        port = redis_port()
+        self.redis = redis_pid(port) if port else None
 
     def _pids(self) -> dict[str, list[int]]:
         pids = {name: process_tree(roots) for name, roots in self.groups.items()}
@@ -260,7 +328,34 @@ def loadavg() -> str:
         return " ".join(file.read().split()[:3])
 
 
-# --- HTTP ------------------------------------------------------------------------------------
+@dataclass
+class Window:
+    """A measured window: its monotonic bounds, the meter's CPU seconds, the load averages."""
+
+    start: float
+    end: float
+    cpu: dict[str, float]
+    loadavg_before: str
+    loadavg_after: str
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start
+
+
+async def measure(meter: CpuMeter, warmup: float, duration: float) -> Window:
+    """Let the load (already started as tasks) run `warmup` seconds, then measure `duration`."""
+    loadavg_before = loadavg()
+    await asyncio.sleep(warmup)
+    meter.start()
+    start = time.monotonic()
+    await asyncio.sleep(duration)
+    end = time.monotonic()
+    cpu = meter.stop()
+    return Window(start, end, cpu, loadavg_before, loadavg())
+
+
+# --- HTTP, WebSockets ------------------------------------------------------------------------
 
 
 class HttpClient:
@@ -345,6 +440,25 @@ async def api_login(port: int, username: str, password: str) -> str:
     return answer["meta"]["session_token"]
 
 
+def open_socket(port: int, path: str, token: str, **options: Any) -> Any:
+    """`websockets.connect` of `path` as an app opens it (its `X-Session-Token`), no pings."""
+    import websockets
+
+    return websockets.connect(
+        f"ws://{HOST}:{port}{path}",
+        additional_headers={"X-Session-Token": token},
+        open_timeout=30,
+        ping_interval=None,
+        **options,
+    )
+
+
+def close_code(websocket: Any) -> str:
+    """The close code a closed socket received (`none`: cut without a close frame)."""
+    rcvd = websocket.protocol.close_rcvd
+    return "none" if rcvd is None else str(rcvd.code)
+
+
 # --- figures ---------------------------------------------------------------------------------
 
 
@@ -365,12 +479,6 @@ def latency_summary(seconds: list[float]) -> dict[str, Any]:
         "p99_ms": round(percentile(ms, 0.99), 1),
         "max_ms": round(max(ms), 1) if ms else None,
     }
-
-
-def database_name() -> str:
-    from urllib.parse import urlparse
-
-    return urlparse(os.environ["DATABASE_URL"]).path.lstrip("/")
 
 
 def redis_port() -> int | None:

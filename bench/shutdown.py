@@ -25,7 +25,6 @@ import collections
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,8 +33,9 @@ from pathlib import Path
 
 import websockets
 
-BASE_DIR = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
+from bench import loadkit
+from bench.loadkit import BASE_DIR, HOST
+
 USERNAME = "bench-shutdown"
 PASSWORD = "bench-shutdown-pass-phrase"
 
@@ -60,73 +60,13 @@ def prepare_database() -> dict[str, str]:
     return env
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-def server_command(server: str, port: int, workers: int) -> list[str]:
-    if server == "daphne":
-        return [
-            sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port),
-            "greycircle.asgi:application",
-        ]  # fmt: skip
-    return [
-        sys.executable, "manage.py", "serve", "--host", HOST, "--port", str(port),
-        "--no-tasks", "--no-access-log", "--workers", str(workers),
-    ]  # fmt: skip
-
-
-async def http_request(port: int, method: str, path: str, headers: dict, body: bytes = b""):
-    """One request on its own connection; returns (status, body)."""
-    reader, writer = await asyncio.open_connection(HOST, port)
-    try:
-        head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n"
-        head += "".join(f"{name}: {value}\r\n" for name, value in headers.items())
-        head += f"Content-Length: {len(body)}\r\n\r\n"
-        writer.write(head.encode() + body)
-        response = await reader.read()
-    finally:
-        writer.close()
-    status_line, _, rest = response.partition(b"\r\n")
-    if not status_line:
-        raise ConnectionError("no response")
-    return int(status_line.split()[1]), rest.partition(b"\r\n\r\n")[2]
-
-
-async def wait_ready(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("the server exited at startup")
-        try:
-            status, _ = await http_request(port, "GET", "/accounts/login/", {})
-            if status == 200:
-                return
-        except OSError:
-            pass
-        await asyncio.sleep(0.2)
-    raise RuntimeError("the server did not start")
-
-
-async def log_in(port: int) -> str:
-    body = json.dumps({"username": USERNAME, "password": PASSWORD}).encode()
-    status, answer = await http_request(
-        port, "POST", "/_allauth/app/v1/auth/login", {"Content-Type": "application/json"}, body
-    )
-    assert status == 200, answer
-    return json.loads(answer)["meta"]["session_token"]
-
-
 async def watch_socket(websocket, codes: collections.Counter) -> None:
     try:
         async for _ in websocket:
             pass
     except websockets.ConnectionClosed:
         pass
-    rcvd = websocket.protocol.close_rcvd
-    codes["none" if rcvd is None else str(rcvd.code)] += 1
+    codes[loadkit.close_code(websocket)] += 1
 
 
 async def in_flight_request(port: int, token: str, signalled: asyncio.Event) -> bool:
@@ -180,29 +120,25 @@ async def load_client(port: int, stop: asyncio.Event, signalled: asyncio.Event, 
 
 
 async def one_run(args, env: dict[str, str]) -> dict:
-    port = free_port()
+    port = loadkit.free_port()
     log_fd, log_name = tempfile.mkstemp(prefix="bench-shutdown-", suffix=".log")
     with os.fdopen(log_fd, "wb") as log:
         process = subprocess.Popen(
-            server_command(args.server, port, args.workers),
+            loadkit.server_command(args.server, port, args.workers),
             cwd=BASE_DIR,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
     try:
-        await wait_ready(port, process)
-        token = await log_in(port)
+        # Ready when the login page answers (the page the load requests).
+        await loadkit.wait_ready(port, process, path="/accounts/login/", ready=(200,))
+        token = await loadkit.api_login(port, USERNAME, PASSWORD)
         sockets = []
         for start in range(0, args.sockets, 50):
             sockets += await asyncio.gather(
                 *(
-                    websockets.connect(
-                        f"ws://{HOST}:{port}/ws/me/",
-                        additional_headers={"X-Session-Token": token},
-                        open_timeout=30,
-                        ping_interval=None,
-                    )
+                    loadkit.open_socket(port, "/ws/me/", token)
                     for _ in range(start, min(args.sockets, start + 50))
                 )
             )
@@ -256,8 +192,7 @@ async def one_run(args, env: dict[str, str]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--server", choices=["serve", "daphne"], default="serve")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (serve only)")
+    loadkit.add_server_arguments(parser, running=False)
     parser.add_argument("--sockets", type=int, default=200)
     parser.add_argument("--inflight", type=int, default=20)
     parser.add_argument("--load", type=int, default=4, help="clients requesting in a loop")

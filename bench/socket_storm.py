@@ -29,10 +29,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import contextlib
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -40,8 +38,9 @@ from pathlib import Path
 
 import websockets
 
-BASE_DIR = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
+from bench import loadkit
+from bench.loadkit import BASE_DIR, HOST
+
 USER_PREFIX = "storm-"
 
 
@@ -105,22 +104,10 @@ def prepare(users: int) -> dict:
 # --- the storm -------------------------------------------------------------------------------
 
 
-def _process_tree(pid: int) -> list[int]:
-    """`pid` and all its descendants (uvicorn's supervisor and its workers)."""
-    found, pending = [], [pid]
-    while pending:
-        current = pending.pop()
-        found.append(current)
-        for task in Path(f"/proc/{current}/task").glob("*"):
-            with contextlib.suppress(FileNotFoundError):
-                pending += [int(child) for child in (task / "children").read_text().split()]
-    return found
-
-
 def rss_kib(pid: int) -> int:
-    """VmRSS of `pid` and all its descendants, in KiB."""
+    """VmRSS of `pid` and all its descendants (uvicorn's supervisor and its workers), in KiB."""
     total = 0
-    for current in _process_tree(pid):
+    for current in loadkit.process_tree([pid]):
         try:
             status = Path(f"/proc/{current}/status").read_text()
         except FileNotFoundError:
@@ -129,19 +116,6 @@ def rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of `pid` and all its descendants so far."""
-    ticks = 0
-    for current in _process_tree(pid):
-        try:
-            stat = Path(f"/proc/{current}/stat").read_text()
-        except FileNotFoundError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class Outcome:
@@ -187,15 +161,17 @@ async def open_one(
     return outcome
 
 
-def percentile(values: list[float], fraction: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
 def ms(value: float | None) -> int | None:
     return None if value is None else round(value * 1000)
+
+
+def ms_summary(seconds: list[float]) -> dict[str, int | None]:
+    """p50, p99 and max in whole milliseconds (None without values)."""
+    return {
+        "p50": ms(loadkit.percentile(seconds, 0.5)) if seconds else None,
+        "p99": ms(loadkit.percentile(seconds, 0.99)) if seconds else None,
+        "max": ms(max(seconds, default=None)),
+    }
 
 
 async def storm(args, prepared: dict) -> dict:
@@ -211,12 +187,12 @@ async def storm(args, prepared: dict) -> dict:
             headers = {"Cookie": f"{prepared['cookie']}={session}", "Origin": origin}
         targets.append((base + path, headers))
     before = rss_kib(args.server_pid) if args.server_pid else None
-    cpu_before = cpu_seconds(args.server_pid) if args.server_pid else None
+    cpu_before = loadkit.tree_cpu_seconds(args.server_pid) if args.server_pid else None
     start = time.monotonic()
     outcomes = await asyncio.gather(
         *(open_one(url, headers, args.timeout, start, args.deflate) for url, headers in targets)
     )
-    cpu_after = cpu_seconds(args.server_pid) if args.server_pid else None
+    cpu_after = loadkit.tree_cpu_seconds(args.server_pid) if args.server_pid else None
     connected = [outcome for outcome in outcomes if outcome.first_frame is not None]
     failures = collections.Counter(outcome.failure for outcome in outcomes if outcome.failure)
     handshakes = [outcome.handshake for outcome in outcomes if outcome.handshake is not None]
@@ -230,16 +206,8 @@ async def storm(args, prepared: dict) -> dict:
         "failures": dict(failures),
         "all_connected_s": round(max(firsts), 2) if len(connected) == args.sockets else None,
         "connected_within_10s": sum(1 for value in firsts if value <= 10),
-        "handshake_ms": {
-            "p50": ms(percentile(handshakes, 0.5)),
-            "p99": ms(percentile(handshakes, 0.99)),
-            "max": ms(max(handshakes, default=None)),
-        },
-        "first_frame_ms": {
-            "p50": ms(percentile(firsts, 0.5)),
-            "p99": ms(percentile(firsts, 0.99)),
-            "max": ms(max(firsts, default=None)),
-        },
+        "handshake_ms": ms_summary(handshakes),
+        "first_frame_ms": ms_summary(firsts),
     }
     if cpu_before is not None and cpu_after is not None:
         result["server_cpu_s"] = round(cpu_after - cpu_before, 2)
@@ -257,12 +225,6 @@ async def storm(args, prepared: dict) -> dict:
         if outcome.websocket is not None:
             outcome.websocket.transport.abort()
     return result
-
-
-def raise_open_files(wanted: int) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
 
 def main() -> None:
@@ -286,7 +248,7 @@ def main() -> None:
     if args.prepare is not None:
         print(json.dumps(prepare(args.prepare)))
         return
-    raise_open_files(args.sockets * 2 + 256)
+    loadkit.raise_nofile(args.sockets * 2 + 256)
     users = args.users or max(2, args.sockets // 2)
     prepared = json.loads(
         subprocess.run(

@@ -52,8 +52,7 @@ class Spectator:
                         self.saved[version] = parse_time(envelope["updated_at"])
         except websockets.ConnectionClosed:
             pass
-        rcvd = websocket.protocol.close_rcvd
-        self.closed = "none" if rcvd is None else str(rcvd.code)
+        self.closed = loadkit.close_code(websocket)
 
 
 def parse_time(value: str) -> float:
@@ -61,13 +60,7 @@ def parse_time(value: str) -> float:
 
 
 async def connect(port: int, game: int, token: str) -> Any:
-    return await websockets.connect(
-        f"ws://{loadkit.HOST}:{port}/ws/games/{game}/",
-        additional_headers={"X-Session-Token": token},
-        open_timeout=30,
-        ping_interval=None,
-        max_queue=None,
-    )
+    return await loadkit.open_socket(port, f"/ws/games/{game}/", token, max_queue=None)
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
@@ -75,13 +68,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     processes = loadkit.Processes()
     sockets: list[Any] = []
     try:
-        if args.port:
-            port, server_pids = args.port, args.server_pid
-        else:
-            port = loadkit.free_port()
-            server = processes.start(loadkit.server_command(args.server, port, args.workers))
-            server_pids = [server.pid]
-            await loadkit.wait_ready(port, server)
+        port, server_pids = await loadkit.use_or_start_server(args, processes)
         setup = loadkit.run_setup(pairs=1, spectators=args.spectators, prefix=args.prefix)
         players = setup["players"]
         for info in players:
@@ -114,9 +101,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         hello_frames = sum(len(v) for v in arrivals.values())
 
         clients = [loadkit.HttpClient(port, info["token"]) for info in players]
-        meter = loadkit.CpuMeter(
-            {"server": server_pids}, loadkit.database_name(), loadkit.redis_port()
-        )
+        meter = loadkit.CpuMeter({"server": server_pids})
         meter.start()
         rng = random.Random(1)
         last, median, lost, move_latency = [], [], 0, []
@@ -195,15 +180,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spectators", type=int, default=100)
-    parser.add_argument("--server", choices=["serve", "daphne"], default="serve")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--port", type=int)
-    parser.add_argument("--server-pid", type=int, action="append", default=[])
+    loadkit.add_server_arguments(parser, prefix="bench-spec")
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--interval", type=float, default=0.2, help="seconds between moves")
     parser.add_argument("--timeout", type=float, default=5.0)
     parser.add_argument("--batch", type=int, default=50, help="handshakes at once")
-    parser.add_argument("--prefix", default="bench-spec")
     args = parser.parse_args()
     result = asyncio.run(bench(args))
     print(
