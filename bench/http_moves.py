@@ -13,9 +13,11 @@ written by the setup. Every player has its own keep-alive connection and sends `
 `--mode moves` (default): `--players` players in players/2 games between people. Each player
 GETs its game (with If-None-Match once the server sends an ETag), and when `legal_moves` is
 not empty POSTs one of them at random with `expected_version`, taking the answer (and its ETag)
-as its new envelope; otherwise it waits `--poll-ms` and GETs again. A finished game is followed
-by a rematch (`POST /games/{id}/rematch/`, the invited player accepts through `/invitations/`),
-not counted.
+as its new envelope; otherwise it waits `--poll-ms` and GETs again, or, with `--follow socket`,
+waits for the frame of the opponent's move on the game's socket (`ws/games/{id}/`), as the page
+does: then a move costs the server one request and its frames. A finished game is followed by a
+rematch (`POST /games/{id}/rematch/`, the invited player accepts through `/invitations/`), not
+counted.
 `--mode me` / `--mode game`: every player GETs `/api/v1/me/` / its game in a closed loop, the
 baseline costs of a request.
 
@@ -54,8 +56,17 @@ class Recorder:
 
 
 class Player:
-    def __init__(self, info: dict[str, Any], port: int, rec: Recorder, poll: float) -> None:
+    def __init__(
+        self,
+        info: dict[str, Any],
+        port: int,
+        rec: Recorder,
+        poll: float,
+        *,
+        following: bool = False,
+    ) -> None:
         self.info = info
+        self.port = port
         self.game = info["game"]
         self.client = loadkit.HttpClient(port, info["token"])
         self.rec = rec
@@ -63,6 +74,11 @@ class Player:
         self.etag: str | None = None
         self.envelope: dict[str, Any] | None = None
         self.rng = random.Random(info["user"])
+        # With `following`, the game's socket brings the opponent's moves instead of polls.
+        self.following = following
+        self.socket: Any = None
+        self.reader: asyncio.Task | None = None
+        self.frames: asyncio.Queue = asyncio.Queue()
 
     async def get_game(self, kind: str = "get") -> dict[str, Any]:
         headers = {"If-None-Match": self.etag} if self.etag and self.envelope else {}
@@ -79,15 +95,56 @@ class Player:
         self.envelope = json.loads(content)
         return self.envelope
 
+    async def follow(self) -> None:
+        """Follow the current game on its socket (closing the last one's), when `following`."""
+        if not self.following:
+            return
+        await self.unfollow()
+        self.frames = asyncio.Queue()
+        self.socket = await loadkit.open_socket(
+            self.port, f"/ws/games/{self.game}/", self.info["token"]
+        )
+        self.reader = asyncio.create_task(self.read_frames(self.socket, self.frames))
+
+    async def unfollow(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            await self.socket.close()
+            self.reader = self.socket = None
+
+    @staticmethod
+    async def read_frames(socket: Any, frames: asyncio.Queue) -> None:
+        async for frame in socket:
+            message = json.loads(frame)
+            if message.get("type") == "game":
+                frames.put_nowait(message["envelope"])
+
+    async def next_envelope(self, envelope: dict[str, Any]) -> dict[str, Any]:
+        """The game after it changes: from a socket frame when following it, else by polling
+        (`--poll-ms` apart; 304s while it has not changed)."""
+        if not self.following:
+            await asyncio.sleep(self.poll)
+            return await self.get_game()
+        while True:
+            try:
+                newer = await asyncio.wait_for(self.frames.get(), timeout=5)
+            except TimeoutError:
+                self.rec.failures["no frame within 5 s: polled"] += 1
+                return await self.get_game()
+            if newer["version"] > envelope["version"]:
+                self.envelope = newer
+                return newer
+
     async def play(self) -> None:
+        await self.follow()
         envelope = await self.get_game()
         while not self.rec.stop:
             if envelope["status"] in OVER:
                 envelope = await self.rematch()
+                await self.follow()
                 continue
             if envelope["status"] != "active" or not envelope["legal_moves"]:
-                await asyncio.sleep(self.poll)
-                envelope = await self.get_game()
+                envelope = await self.next_envelope(envelope)
                 continue
             move = self.rng.choice(envelope["legal_moves"])
             started = time.monotonic()
@@ -144,6 +201,7 @@ class Player:
         except Exception as error:
             self.rec.failures[f"player stopped: {type(error).__name__}: {error}"[:160]] += 1
         finally:
+            await self.unfollow()
             await self.client.close()
 
 
@@ -157,7 +215,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for info in players_info[: args.api_logins]:
             info["token"] = await loadkit.api_login(port, info["user"], setup["password"])
         rec = Recorder()
-        players = [Player(info, port, rec, args.poll_ms / 1000) for info in players_info]
+        players = [
+            Player(info, port, rec, args.poll_ms / 1000, following=args.follow == "socket")
+            for info in players_info
+        ]
         meter = loadkit.CpuMeter({"server": server_pids})
         tasks = [asyncio.create_task(player.run(args.mode)) for player in players]
         window = await loadkit.measure(meter, args.warmup, args.duration)
@@ -183,6 +244,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "workers": args.workers,
         "players": len(players),
         "poll_ms": args.poll_ms,
+        "follow": args.follow,
         "seconds": round(seconds, 1),
         f"{counted}_per_s": round(done_ok / seconds, 1),
         "requests_per_s": round(requests / seconds, 1),
@@ -208,12 +270,19 @@ def main() -> None:
     parser.add_argument("--mode", choices=["moves", "me", "game"], default="moves")
     loadkit.add_server_arguments(parser, prefix="bench-http", duration=20.0)
     parser.add_argument("--poll-ms", type=float, default=20.0)
+    parser.add_argument(
+        "--follow",
+        choices=["poll", "socket"],
+        default="poll",
+        help="how a player learns of its opponent's move (moves mode)",
+    )
     parser.add_argument("--api-logins", type=int, default=2)
     args = parser.parse_args()
     result = asyncio.run(bench(args))
     counted = {"moves": "move", "me": "me", "game": "get"}[args.mode]
     print(
-        f"{args.mode}: {result['players']} players, {result['server']} x{result['workers']}: "
+        f"{args.mode}: {result['players']} players ({args.follow}), "
+        f"{result['server']} x{result['workers']}: "
         f"{result[f'{counted}_per_s']} {counted}/s, {result['requests_per_s']} req/s, "
         f"errors {result['errors']}, server CPU {result[f'server_cpu_ms_per_{counted}']} ms per "
         f"{counted} ({result['server_cpu_ms_per_request']} ms per request), "
