@@ -1,8 +1,9 @@
 """Where each game's page files are, by convention from its kind, and the page's import map.
 
 A game app serves its page module as `<kind>/page.js` and its stylesheet as `<kind>/page.css`
-(in `<app>/static/<kind>/`), and, when it has a rules page, the module that draws that page's
-diagrams as `<kind>/rules.js`; the platform finds them by name, never by importing the app.
+(in `<app>/static/<kind>/`), its mark on the game cards of the home and About pages as
+`<kind>/mark.svg`, and, when it has a rules page, the module that draws that page's diagrams as
+`<kind>/rules.js`; the platform finds them by name, never by importing the app.
 
 The page's ES modules import one another by bare names ("greycircle/game-client", "circles/page")
 that the import map rendered in the page turns into `{% static %}` URLs. With the manifest storage
@@ -12,9 +13,11 @@ deploys: a new page imports only new files and an old page only old ones.
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django import template
+from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
@@ -52,6 +55,20 @@ def page_module(kind: str) -> str:
 def page_stylesheet(kind: str) -> str:
     """The static path of a kind's page stylesheet."""
     return f"{kind}/page.css"
+
+
+@register.simple_tag
+def mark_image(kind: str) -> str:
+    """The static path of a kind's mark; "" for a kind whose app draws none (e.g. one registered
+    only by tests), which then gets no image rather than a broken one."""
+    path = f"{kind}/mark.svg"
+    return path if _static_file_exists(path) else ""
+
+
+@functools.cache
+def _static_file_exists(path: str) -> bool:
+    # Static files do not come and go while a process runs: look once, not on every page.
+    return finders.find(path) is not None
 
 
 @register.simple_tag
