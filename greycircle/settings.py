@@ -88,8 +88,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 ROOT_URLCONF = "greycircle.urls"
 ASGI_APPLICATION = "greycircle.asgi.application"
 # Threads per server process that run HTTP requests (greycircle.asgi), each with its own database
-# connection: several requests overlap their waits on the database and Redis.
-HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
+# connection: two overlap one request's waits on the database and Redis with another's work; more
+# only fight over the GIL (bench/README.md, "Under load": 2 threads 88-100 moves/s, 8 threads
+# 69-75, on two processes at 50 players).
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "2"))
 
 TEMPLATES = [
     {
