@@ -246,21 +246,26 @@ def tree_cpu_seconds(pid: int) -> float:
     return sum(_stat_ticks(current, 11) for current in process_tree([pid])) / CLOCK_TICKS
 
 
-def postgres_processes() -> tuple[int | None, list[int]]:
-    """The postmaster and its live children (every database's backends)."""
-    postmaster, children = None, []
+def _command_lines() -> Iterable[tuple[int, str]]:
+    """(pid, command line with NUL-separated arguments) of every running process."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as file:
-                title = file.read().decode(errors="replace")
+                yield int(entry), file.read().decode(errors="replace")
         except OSError:
             continue
+
+
+def postgres_processes() -> tuple[int | None, list[int]]:
+    """The postmaster and its live children (every database's backends)."""
+    postmaster, children = None, []
+    for pid, title in _command_lines():
         if title.startswith("postgres: "):
-            children.append(int(entry))
+            children.append(pid)
         elif "postgres" in title.split("\0")[0] and "-D" in title.split("\0"):
-            postmaster = int(entry)
+            postmaster = pid
     return postmaster, children
 
 
@@ -270,16 +275,9 @@ def reaped_cpu_seconds(pid: int) -> float:
 
 
 def redis_pid(port: int) -> int | None:
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as file:
-                title = file.read().decode(errors="replace")
-        except OSError:
-            continue
+    for pid, title in _command_lines():
         if title.startswith("redis-server") and f":{port}" in title:
-            return int(entry)
+            return pid
     return None
 
 
