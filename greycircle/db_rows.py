@@ -27,11 +27,11 @@ Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
 
 class ModelColumns(Generic[ModelT]):
-    """Every concrete column of `model`, selected from the table or join alias `alias`."""
+    """Every concrete column of `model`, selected from its table (`alias` in the SQL)."""
 
-    def __init__(self, model: type[ModelT], alias: str | None = None) -> None:
+    def __init__(self, model: type[ModelT]) -> None:
         self.model = model
-        self.alias = alias or model._meta.db_table
+        self.alias = model._meta.db_table
         self.fields = list(model._meta.concrete_fields)
         self.attnames = [field.attname for field in self.fields]
         self.width = len(self.fields)
