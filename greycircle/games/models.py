@@ -91,8 +91,12 @@ class GameQuerySet(models.QuerySet["Game"]):
             if seat_row.user_id is not None:
                 seat_row.user = user_columns.build(row, start=user_start, connection=connection)
             seats.append(seat_row)
-        # What `prefetch_related` leaves on the game: a queryset holding the seats already.
-        attached = Seat.objects.filter(game=game)
+        # What `prefetch_related` leaves on the game: a queryset holding the seats already. Its
+        # filter is compiled only if someone chains onto it (`game.seats.filter(...)`), as a
+        # related manager defers its own.
+        attached = Seat.objects.all()
+        attached._defer_next_filter = True
+        attached = attached.filter(game=game)
         attached._result_cache = seats
         attached._prefetch_done = True
         game._prefetched_objects_cache = {"seats": attached}
