@@ -31,6 +31,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from greycircle.db_rows import row_insert, row_update
 from greycircle.games import events
 from greycircle.games.models import Game, Seat
 from greycircle.notifications import mail, texts
@@ -103,13 +104,14 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
                     Notification.objects.filter(pk__in=removed).delete()
                 _refresh(notification, draft)
             else:
-                notification = Notification.objects.create(
+                notification = Notification(
                     recipient_id=user_id,
                     kind=draft.kind,
                     text=_fit(draft.text),
                     link=draft.link,
                     game_id=draft.game_id,
                 )
+                row_insert(notification)
             seated = next((seat.user for seat in seats if seat.user_id == user_id), None)
             if seated is not None:  # already loaded with the seats: spare the mail check a query
                 notification.recipient = seated
@@ -124,10 +126,8 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
 
 def _game_with_seats(game_id: int) -> tuple[Game | None, list[Seat]]:
     """The game and its seats (with their users) in one query."""
-    seats = list(
-        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
-    )
-    return (seats[0].game if seats else None), seats
+    game = Game.objects.get_with_seats(game_id)
+    return game, (list(game.seats.all()) if game is not None else [])
 
 
 def _fit(text: str) -> str:
@@ -143,7 +143,7 @@ def _refresh(notification: Notification, draft: texts.Draft) -> None:
     notification.link = draft.link
     notification.read = False
     notification.created = timezone.now()
-    notification.save(update_fields=["kind", "text", "link", "read", "created"])
+    row_update(notification, ["kind", "text", "link", "read", "created"])
 
 
 def notification_mark_read(*, user: Any, notification_id: int) -> Notification:
