@@ -97,3 +97,55 @@ async def test_sync_code_sends_through_its_own_client_alike(redis_layer):
     assert (await redis_layer.receive(north))["for"] == "seat0"
     assert (await redis_layer.receive(south))["for"] == "spectators"
     await redis_layer.flush()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_messages_waiting_for_a_process_are_popped_in_one_read_and_each_reaches_its_socket(
+    redis_layer, monkeypatch
+):
+    channels = [await redis_layer.new_channel() for _ in range(3)]
+    for number, channel in enumerate(channels):
+        await redis_layer.group_add(f"game.3.seat{number}", channel)
+    for n in range(10):  # ten changes, each for every seat, before anyone reads
+        await redis_layer.group_send_many(
+            [(f"game.3.seat{number}", {"type": "x", "n": n}) for number in range(3)]
+        )
+    connection = redis_layer.connection(0)
+    reads = []
+    original = connection.bzmpop
+
+    async def counted(*args, **kwargs):
+        reads.append(kwargs["count"])
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(connection, "bzmpop", counted)
+
+    received = {
+        channel: [(await redis_layer.receive(channel))["n"] for _ in range(10)]
+        for channel in channels
+    }
+
+    assert reads == [redis_layer.RECEIVE_BATCH]
+    assert all(numbers == list(range(10)) for numbers in received.values()), received
+    await redis_layer.flush()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_a_socket_that_stops_waiting_leaves_the_others_their_messages(redis_layer):
+    import asyncio
+
+    leaving = await redis_layer.new_channel()
+    staying = await redis_layer.new_channel()
+    await redis_layer.group_add("game.4.seat0", leaving)
+    await redis_layer.group_add("game.4.seat1", staying)
+    waiting = asyncio.create_task(redis_layer.receive(leaving))
+    await asyncio.sleep(0.05)  # blocked in Redis, holding the process's read
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+
+    await redis_layer.group_send_many([("game.4.seat1", {"type": "x", "for": "staying"})])
+
+    message = await asyncio.wait_for(redis_layer.receive(staying), 5)
+    assert message["for"] == "staying"
+    await redis_layer.flush()
