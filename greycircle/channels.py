@@ -79,16 +79,28 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         connection = self.connection(0)
         popped = None
         while popped is None:
+            # `[key, [[message, score], ...]]`, or None after `brpop_timeout` seconds.
             popped = await connection.bzmpop(
                 self.brpop_timeout, 1, [key], min=True, count=self.RECEIVE_BATCH
             )
-        # `[key, [[message, score], ...]]`. From here to the return nothing awaits.
-        # receive() buffers the message returned after those buffered here: the last comes last.
-        *earlier, last = (self._addressed(channel, content) for content, _ in popped[1])
-        for to, message in earlier:
+            if asyncio.current_task().cancelling():
+                # The socket closed while this read blocked. redis-py can answer such a read
+                # as if it had timed out, and channels-redis would then read again, for
+                # good: a closed socket's task reading for the others (and holding up a
+                # server that is stopping). Hand over what was popped and end here.
+                self._buffer(channel, popped[1] if popped else [])
+                raise asyncio.CancelledError
+        # From here to the return nothing awaits. receive() buffers the message returned after
+        # those buffered here: the last comes last.
+        self._buffer(channel, popped[1][:-1])
+        return self._addressed(channel, popped[1][-1][0])
+
+    def _buffer(self, channel: str, popped: list[Any]) -> None:
+        """Put each popped `[message, score]` in the buffer of its socket (or sockets)."""
+        for content, _ in popped:
+            to, message = self._addressed(channel, content)
             for name in to if isinstance(to, list) else [to]:
                 self.receive_buffer[name].put_nowait(message)
-        return last
 
     def _addressed(self, channel: str, content: bytes) -> tuple[Any, dict[str, Any]]:
         """A popped message and the channel (or channels) it is for, as receive_single reads it."""

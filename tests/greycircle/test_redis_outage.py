@@ -37,6 +37,8 @@ from tests.redis_server import REDIS_SERVER, RedisServer, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
+# Every socket is closed by then: the server has nothing left to wait for.
+STOP_SECONDS = 5
 
 pytestmark = [
     pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server"),
@@ -273,10 +275,12 @@ def site(request, redis_server, tmp_path) -> Iterator[str]:
     finally:
         server.terminate()
         try:
-            server.wait(timeout=10)
+            server.wait(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+            # As a closed socket whose channel read outlived it (greycircle.channels) held it.
+            pytest.fail(f"the server was still running {STOP_SECONDS} s after SIGTERM")
 
 
 def http(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
