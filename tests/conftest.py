@@ -45,6 +45,50 @@ def _flush_survives_deadlocks() -> Iterator[None]:
         yield
 
 
+# Content types and permissions are the same in every test: rows the migrations made.
+KEPT_BY_FLUSH = frozenset({"django_content_type", "auth_permission"})
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _quick_flush() -> Iterator[None]:
+    """Empty the tables after a transactional test in milliseconds rather than a third of a second.
+
+    Django's flush empties every table, then sends `post_migrate` so that content types and
+    permissions are made again (≈0.1 s, after every transactional test), and on PostgreSQL it
+    TRUNCATEs, which gives each of the ~45 tables new files (≈0.2 s). This flush keeps the
+    content types and permissions (KEPT_BY_FLUSH), so there is nothing to make again, and on
+    PostgreSQL DELETEs the few rows a test leaves: foreign keys are checked at commit (Django makes
+    them DEFERRABLE INITIALLY DEFERRED) and the flush is one transaction, so order does not matter.
+    """
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    def sql_flush(style, connection, reset_sequences=True, allow_cascade=False):
+        tables = connection.introspection.django_table_names(
+            only_existing=True, include_views=False
+        )
+        return connection.ops.sql_flush(
+            style,
+            [table for table in tables if table not in KEPT_BY_FLUSH],
+            reset_sequences=reset_sequences,
+            allow_cascade=allow_cascade,
+        )
+
+    truncate = DatabaseOperations.sql_flush
+
+    def postgresql_sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade or not tables:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [" ".join(f"DELETE FROM {self.quote_name(table)};" for table in tables)]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flush, "sql_flush", sql_flush)
+        patch.setattr(flush, "emit_post_migrate_signal", lambda *args, **kwargs: None)
+        patch.setattr(DatabaseOperations, "sql_flush", postgresql_sql_flush)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     from django.core.cache import cache
