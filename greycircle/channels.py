@@ -11,11 +11,12 @@ handing each publish over to the event loop and waiting for it.
 Receiving is batched too. All the sockets of one server process share one Redis queue, which
 channels-redis reads one message at a time, in four round trips each (put back what an
 interrupted read left in a backup queue, pop one message, copy it to the backup queue, drop it
-from there once handed over): ≈0.9 ms of CPU per frame delivered (bench/README.md, "Server CPU per
-request"). `PipelinedRedisChannelLayer` pops every waiting message, up to `RECEIVE_BATCH`, in one
-blocking `BZMPOP` (Redis 7) and hands them all to their sockets' buffers at once. Nothing is
-awaited between the pop and the hand-over, so the backup queue has nothing to guard; a read
-interrupted while Redis answers loses what it popped, as channels-redis's own read does.
+from there once handed over): ≈1.8 ms of CPU per frame delivered, and under load the queue
+overflowed and lost frames (bench/README.md, "The sixth session"). `PipelinedRedisChannelLayer`
+pops every waiting message, up to `RECEIVE_BATCH`, in one blocking `BZMPOP` (Redis 7) and hands
+them all to their sockets' buffers at once. Nothing is awaited between the pop and the hand-over,
+so the backup queue has nothing to guard; a read interrupted while Redis answers loses what it
+popped, as channels-redis's own read does.
 """
 
 from __future__ import annotations
