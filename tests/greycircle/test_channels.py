@@ -3,6 +3,8 @@ memory alike."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from greycircle.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
@@ -132,8 +134,6 @@ async def test_messages_waiting_for_a_process_are_popped_in_one_read_and_each_re
 
 @pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
 async def test_a_socket_that_stops_waiting_leaves_the_others_their_messages(redis_layer):
-    import asyncio
-
     leaving = await redis_layer.new_channel()
     staying = await redis_layer.new_channel()
     await redis_layer.group_add("game.4.seat0", leaving)
