@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -102,21 +103,39 @@ def game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
     Each view of one version of a game instance is computed once: the change's publish and the
     response of the request that made it share it.
     """
+    return _once_per_version(game, seat, lambda: _game_view_for_seat(game=game, seat=seat))
+
+
+# `_once_per_version`'s key for what every audience's view of a version shares.
+_SHARED = "shared"
+
+
+def _once_per_version(
+    game: Game, key: Any, compute: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """`compute()`, remembered on the game instance for its version (and state) under `key`."""
     views = game.__dict__.setdefault("_views", {})
-    known = views.get((game.version, seat))
+    known = views.get((game.version, key))
     if known is not None and known[0] is game.state:
         return known[1]
-    view = _game_view_for_seat(game=game, seat=seat)
-    views[game.version, seat] = (game.state, view)
+    view = compute()
+    views[game.version, key] = (game.state, view)
     return view
+
+
+def _game_shared_view(*, game: Game) -> dict[str, Any]:
+    """The envelope's parts that do not depend on the seat (the summary, the invitations)."""
+    shared = game_summary_for(game=game, viewer=None)
+    shared["invitations"] = invitations_json(game=game)
+    return shared
 
 
 def _game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
     rules = registry.get(game.kind).rules
-    envelope = game_summary_for(game=game, viewer=None)
+    # Every audience's envelope holds the same seats, options and invitations: read-only.
+    envelope = dict(_once_per_version(game, _SHARED, lambda: _game_shared_view(game=game)))
     envelope["you"] = seat
     envelope["can_claim"] = can_claim_for(game=game, seat=seat)
-    envelope["invitations"] = invitations_json(game=game)
     state = game_state_of(game=game)
     if state is not None:
         envelope["state"] = rules.view(state, seat)

@@ -144,3 +144,19 @@ def test_a_list_costs_two_queries_however_many_games(
     with django_assert_num_queries(2):  # the games, then their seats with their users
         summaries = [selectors.game_summary_for(game=game, viewer=alice) for game in listing(alice)]
     assert len(summaries) in (6, 12)
+
+
+def test_every_audience_of_a_version_shares_one_reading_of_what_is_not_theirs_alone(
+    alice, bob, django_assert_num_queries
+):
+    let_anyone_invite(bob)
+    game = services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game = Game.objects.get_with_seats(game.pk)  # open: bob's invitation is pending
+
+    with django_assert_num_queries(1):  # the invitations, once for the three audiences
+        views = {seat: selectors.game_view_for_seat(game=game, seat=seat) for seat in (0, 1, None)}
+
+    assert {seat: view["you"] for seat, view in views.items()} == {0: 0, 1: 1, None: None}
+    assert [view["invitations"][0]["user"] for view in views.values()] == ["bob"] * 3
+    views[0]["status"] = "changed by one reader"
+    assert views[1]["status"] == views[None]["status"] == GameStatus.OPEN
