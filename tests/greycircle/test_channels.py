@@ -18,6 +18,13 @@ def redis_layer(redis_server):
     return PipelinedRedisChannelLayer(hosts=[redis_server.url], prefix="test")
 
 
+async def joined(layer, group: str) -> str:
+    """A new channel of `layer`'s process, in `group`."""
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    return channel
+
+
 async def exchange(layer) -> dict[str, list[dict]]:
     """Two processes' channels in three groups; one in two groups. Returns what each received."""
     north = await layer.new_channel()
@@ -84,10 +91,8 @@ async def test_the_in_memory_layer_sends_to_several_groups_alike():
 async def test_sync_code_sends_through_its_own_client_alike(redis_layer):
     from asgiref.sync import sync_to_async
 
-    north = await redis_layer.new_channel()
-    south = await redis_layer.new_channel()
-    await redis_layer.group_add("game.2.seat0", north)
-    await redis_layer.group_add("game.2.spectators", south)
+    north = await joined(redis_layer, "game.2.seat0")
+    south = await joined(redis_layer, "game.2.spectators")
 
     await sync_to_async(redis_layer.group_send_many_sync)(
         [
@@ -105,9 +110,7 @@ async def test_sync_code_sends_through_its_own_client_alike(redis_layer):
 async def test_messages_waiting_for_a_process_are_popped_in_one_read_and_each_reaches_its_socket(
     redis_layer, monkeypatch
 ):
-    channels = [await redis_layer.new_channel() for _ in range(3)]
-    for number, channel in enumerate(channels):
-        await redis_layer.group_add(f"game.3.seat{number}", channel)
+    channels = [await joined(redis_layer, f"game.3.seat{number}") for number in range(3)]
     for n in range(10):  # ten changes, each for every seat, before anyone reads
         await redis_layer.group_send_many(
             [(f"game.3.seat{number}", {"type": "x", "n": n}) for number in range(3)]
@@ -128,16 +131,14 @@ async def test_messages_waiting_for_a_process_are_popped_in_one_read_and_each_re
     }
 
     assert reads == [redis_layer.RECEIVE_BATCH]
-    assert all(numbers == list(range(10)) for numbers in received.values()), received
+    assert all(numbers == list(range(10)) for numbers in received.values())
     await redis_layer.flush()
 
 
 @pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
 async def test_a_socket_that_stops_waiting_leaves_the_others_their_messages(redis_layer):
-    leaving = await redis_layer.new_channel()
-    staying = await redis_layer.new_channel()
-    await redis_layer.group_add("game.4.seat0", leaving)
-    await redis_layer.group_add("game.4.seat1", staying)
+    leaving = await joined(redis_layer, "game.4.seat0")
+    staying = await joined(redis_layer, "game.4.seat1")
     waiting = asyncio.create_task(redis_layer.receive(leaving))
     await asyncio.sleep(0.05)  # blocked in Redis, holding the process's read
     waiting.cancel()
