@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -252,21 +253,24 @@ def site(request, redis_server, tmp_path) -> Iterator[str]:
             "--log-level",
             "warning",
         ],
-        "daphne": ["daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0"],
+        "daphne": ["daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "1"],
     }[request.param]
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "greycircle.settings",
         "DATABASE_URL": database_url(),
         "REDIS_URL": redis_server.url,
+        # SIGABRT then prints every thread's stack to server.log (see below).
+        "PYTHONFAULTHANDLER": "1",
     }
     env.pop("SECRET_KEY", None)
+    log = tmp_path / "server.log"
     server = subprocess.Popen(
         [sys.executable, "-m", *command, "greycircle.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=(tmp_path / "server.log").open("w"),
+        stderr=log.open("w"),
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -277,10 +281,18 @@ def site(request, redis_server, tmp_path) -> Iterator[str]:
         try:
             server.wait(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
             # As a closed socket whose channel read outlived it (greycircle.channels) held it.
-            pytest.fail(f"the server was still running {STOP_SECONDS} s after SIGTERM")
+            # SIGABRT: faulthandler writes where each thread was; the log says what to look at.
+            server.send_signal(signal.SIGABRT)
+            try:
+                server.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            pytest.fail(
+                f"the server was still running {STOP_SECONDS} s after SIGTERM; its log:\n"
+                + log.read_text()[-20000:]
+            )
 
 
 def http(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
