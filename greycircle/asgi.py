@@ -7,6 +7,7 @@ middleware that cannot run async, the view), and every request of the process qu
 thread, waits on the database included. a2wsgi runs the whole WSGI handler in one hop, on
 `HTTP_THREADS` threads (each with its own database connection), so one request's waits on the
 database or Redis overlap another's work, and the event loop keeps serving sockets meanwhile.
+(greycircle.wsgi_bridge: a2wsgi, with request threads that end when the server stops.)
 """
 
 import os
@@ -17,12 +18,12 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "greycircle.settings")
 django_wsgi_app = get_wsgi_application()
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.websocket_auth import WebSocketAuthMiddlewareStack  # noqa: E402
 from greycircle.games.routing import websocket_urlpatterns  # noqa: E402
+from greycircle.wsgi_bridge import WSGIBridge  # noqa: E402
 
 
 class BodyLength:
@@ -60,7 +61,7 @@ class BodyLength:
         return await self.application(scope, replay, send)
 
 
-http_threads = WSGIMiddleware(django_wsgi_app, workers=settings.HTTP_THREADS)
+http_threads = WSGIBridge(django_wsgi_app, workers=settings.HTTP_THREADS)
 
 
 def _http_threads_afresh() -> None:

@@ -1,0 +1,235 @@
+"""The WSGI bridge: a request thread never outlives the server's interest in its request.
+
+A server that cancels a request (Daphne, on SIGTERM) and stops its event loop must not leave the
+request's thread waiting for that loop: Python waits for the thread at exit, and the process
+would never end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from django.db import connections
+
+from greycircle.wsgi_bridge import WSGIBridge
+from tests.greycircle.test_server import BASE_DIR, HOST, _database_url, _free_port
+from tests.redis_server import wait_for
+
+# A thread gives up within LOOP_CHECK_SECONDS of its request being abandoned; this is ample.
+THREAD_FREED_WITHIN = 3.0
+# Daphne stopped under load exits within this (it takes ≈0.6 s on the 2-core machine).
+EXIT_WITHIN = 5.0
+
+SCOPE = {
+    "type": "http",
+    "asgi": {"version": "3.0"},
+    "http_version": "1.1",
+    "method": "GET",
+    "scheme": "http",
+    "path": "/",
+    "raw_path": b"/",
+    "query_string": b"",
+    "root_path": "",
+    "headers": [(b"host", b"testserver")],
+    "client": ("127.0.0.1", 50000),
+    "server": ("testserver", 80),
+}
+
+
+class Response:
+    """A WSGI app's response whose body is produced once the test lets it (`proceed`)."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.proceed = threading.Event()
+        self.closed = threading.Event()
+
+    def app(self, environ, start_response):
+        start_response("200 OK", [("content-type", "text/plain")])
+        self.started.set()
+        return self
+
+    def __iter__(self) -> Iterator[bytes]:
+        self.proceed.wait(timeout=10)
+        for _ in range(5):
+            yield b"late"
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """An event loop running in a thread of its own, as a server's."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    if loop.is_running():
+        loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=5)
+    # What a test left pending on the loop (as a stopped server does) ends here, not at exit.
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.wait(pending))
+    loop.close()
+
+
+def serve(loop, bridge: WSGIBridge, receive=None) -> asyncio.Future:
+    """Start one GET through `bridge` on `loop`; the task serving it."""
+
+    async def request_received():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def sent(message):
+        pass
+
+    async def start():
+        return asyncio.ensure_future(bridge(SCOPE, receive or request_received, sent))
+
+    return asyncio.run_coroutine_threadsafe(start(), loop).result(timeout=5)
+
+
+def cancel(loop, task: asyncio.Future) -> None:
+    loop.call_soon_threadsafe(task.cancel)
+
+
+def thread_is_free(bridge: WSGIBridge) -> bool:
+    """The bridge's only thread takes new work within THREAD_FREED_WITHIN."""
+    return bridge.executor.submit(lambda: True).result(timeout=THREAD_FREED_WITHIN)
+
+
+def test_a_request_thread_ends_when_the_server_cancels_the_request_and_stops_its_loop(loop):
+    response = Response()
+    bridge = WSGIBridge(response.app, workers=1)
+    task = serve(loop, bridge)
+    assert response.started.wait(timeout=5)
+
+    cancel(loop, task)
+    loop.call_soon_threadsafe(loop.stop)
+    response.proceed.set()
+
+    assert response.closed.wait(timeout=THREAD_FREED_WITHIN), "Django's response was not closed"
+    assert thread_is_free(bridge)
+
+
+def test_a_request_thread_ends_when_its_request_is_cancelled_while_the_loop_runs_on(loop):
+    # More to send than the send queue holds, and nobody left to take it from the queue.
+    response = Response()
+    bridge = WSGIBridge(response.app, workers=1, send_queue_size=1)
+    task = serve(loop, bridge)
+    assert response.started.wait(timeout=5)
+
+    cancel(loop, task)
+    response.proceed.set()
+
+    assert response.closed.wait(timeout=THREAD_FREED_WITHIN)
+    assert thread_is_free(bridge)
+    assert loop.is_running()
+
+
+def test_a_request_thread_reading_a_body_that_never_comes_ends_when_the_request_is_cancelled(loop):
+    reading = threading.Event()
+    outcome: list[BaseException] = []
+
+    def app(environ, start_response):
+        reading.set()
+        try:
+            environ["wsgi.input"].read()
+        except BaseException as error:
+            outcome.append(error)
+            raise
+        start_response("200 OK", [])
+        return [b""]
+
+    async def body_never_sent():
+        await asyncio.Event().wait()
+
+    bridge = WSGIBridge(app, workers=1)
+    task = serve(loop, bridge, receive=body_never_sent)
+    assert reading.wait(timeout=5)
+
+    cancel(loop, task)
+
+    assert thread_is_free(bridge)
+    assert [type(error).__name__ for error in outcome] == ["RequestAbandoned"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_daphne_stopped_under_load_exits(tmp_path):
+    # Before the bridge, 8 of 8 such runs never exited: request threads waited on Daphne's
+    # stopped loop, and Python waited on them.
+    port = _free_port()
+    connections.close_all()
+    log = tmp_path / "daphne.log"
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            HOST,
+            "-p",
+            str(port),
+            "-v",
+            "1",
+            "greycircle.asgi:application",
+        ],
+        cwd=BASE_DIR,
+        env={**os.environ, "DATABASE_URL": _database_url(), "PYTHONFAULTHANDLER": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+    )
+    url = f"http://{HOST}:{port}/api/v1/me/"
+
+    def get() -> int | None:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as answer:
+                return answer.status
+        except urllib.error.HTTPError as error:
+            return error.code
+        except OSError:
+            return None
+
+    answered = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            answered.append(get())
+
+    try:
+        wait_for(lambda: get() in {401, 403}, timeout=60, what="daphne")
+        clients = [threading.Thread(target=load, daemon=True) for _ in range(16)]
+        for client in clients:
+            client.start()
+        wait_for(lambda: answered.count(401) + answered.count(403) >= 100, timeout=30, what="load")
+
+        stopping = time.monotonic()
+        server.terminate()
+        try:
+            server.wait(timeout=EXIT_WITHIN)
+        except subprocess.TimeoutExpired:
+            server.send_signal(signal.SIGABRT)  # faulthandler: each thread's stack, in the log
+            server.wait(timeout=5)
+            pytest.fail(
+                f"Daphne was still running {EXIT_WITHIN} s after SIGTERM:\n{log.read_text()}"
+            )
+        assert time.monotonic() - stopping < EXIT_WITHIN
+    finally:
+        stop.set()
+        if server.poll() is None:
+            server.kill()
+            server.wait()
