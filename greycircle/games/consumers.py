@@ -123,8 +123,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self._loop = asyncio.get_running_loop()
         self._accepted = self._closed = False
         channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+        # The channel's read last: when it fails, await_many_dispatch re-raises its error while
+        # cancelling the others, and a task after it would be left pending.
         try:
-            await await_many_dispatch([receive, channel_receive, self._until_lost], self.dispatch)
+            await await_many_dispatch([receive, self._until_lost, channel_receive], self.dispatch)
         except StopConsumer:
             pass
         except RedisError as error:

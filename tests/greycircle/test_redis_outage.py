@@ -163,6 +163,11 @@ async def test_open_sockets_are_closed_with_4503_when_redis_goes_away(on_redis, 
     for each in sockets:
         assert await receive_close(each, timeout=5) == UNAVAILABLE
 
+    for each in sockets:
+        await each.wait(timeout=5)
+    left_pending = [task for task in asyncio.all_tasks() if "_until_lost" in repr(task)]
+    assert left_pending == [], "a closed socket left a task of its own behind"
+
 
 async def test_a_socket_opened_while_redis_is_down_gets_4503_then_live_updates_resume(
     on_redis, alice, bob
