@@ -10,11 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -33,12 +29,14 @@ from greycircle import cache as resilient_cache
 from greycircle.asgi import application
 from greycircle.games import consumers, events
 from greycircle.settings import redis_settings
+from tests.asgi_server import asgi_server
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
-from tests.redis_server import REDIS_SERVER, RedisServer, free_port, wait_for
+from tests.redis_server import REDIS_SERVER, RedisServer, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
-# Every socket is closed by then: the server has nothing left to wait for.
+# Every socket is closed by then: the server has nothing left to wait for. (A closed socket whose
+# channel read outlived it, greycircle.channels, once held it up.)
 STOP_SECONDS = 5
 
 pytestmark = [
@@ -246,58 +244,15 @@ def database_url() -> str:
 
 @pytest.fixture(params=["uvicorn", "daphne"])
 def site(request, redis_server, tmp_path) -> Iterator[str]:
-    """`greycircle.asgi:application` served by a child process on `redis_server`; its base URL."""
-    port = free_port()
-    command = {
-        "uvicorn": [
-            "uvicorn",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        "daphne": ["daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "1"],
-    }[request.param]
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "greycircle.settings",
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_server.url,
-        # SIGABRT then prints every thread's stack to server.log (see below).
-        "PYTHONFAULTHANDLER": "1",
-    }
-    env.pop("SECRET_KEY", None)
-    log = tmp_path / "server.log"
-    server = subprocess.Popen(
-        [sys.executable, "-m", *command, "greycircle.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: http(f"{base}/api/v1/me/")[0] in {401, 403}, timeout=30, what="the server")
+    """`greycircle.asgi:application` served by a child process on `redis_server`; its base URL.
+    It must exit within STOP_SECONDS of SIGTERM."""
+    with asgi_server(
+        request.param,
+        environment={"DATABASE_URL": database_url(), "REDIS_URL": redis_server.url},
+        log=tmp_path / "server.log",
+        stop_within=STOP_SECONDS,
+    ) as base:
         yield base
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            # As a closed socket whose channel read outlived it (greycircle.channels) held it.
-            # SIGABRT: faulthandler writes where each thread was; the log says what to look at.
-            server.send_signal(signal.SIGABRT)
-            try:
-                server.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-            pytest.fail(
-                f"the server was still running {STOP_SECONDS} s after SIGTERM; its log:\n"
-                + log.read_text()[-20000:]
-            )
 
 
 def http(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:

@@ -8,21 +8,15 @@ would never end.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 
 import pytest
 from django.db import connections
 
 from greycircle.wsgi_bridge import WSGIBridge
-from tests.greycircle.test_server import BASE_DIR, HOST, _database_url, _free_port
+from tests.asgi_server import asgi_server, status_of
+from tests.greycircle.test_server import _database_url
 from tests.redis_server import wait_for
 
 # A thread gives up within LOOP_CHECK_SECONDS of its request being abandoned; this is ample.
@@ -171,65 +165,24 @@ def test_a_request_thread_reading_a_body_that_never_comes_ends_when_the_request_
 def test_daphne_stopped_under_load_exits(tmp_path):
     # Before the bridge, 8 of 8 such runs never exited: request threads waited on Daphne's
     # stopped loop, and Python waited on them.
-    port = _free_port()
-    connections.close_all()
-    log = tmp_path / "daphne.log"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            HOST,
-            "-p",
-            str(port),
-            "-v",
-            "1",
-            "greycircle.asgi:application",
-        ],
-        cwd=BASE_DIR,
-        env={**os.environ, "DATABASE_URL": _database_url(), "PYTHONFAULTHANDLER": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
-    url = f"http://{HOST}:{port}/api/v1/me/"
-
-    def get() -> int | None:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as answer:
-                return answer.status
-        except urllib.error.HTTPError as error:
-            return error.code
-        except OSError:
-            return None
-
-    answered = []
+    connections.close_all()  # the server must not wait on this process's hold of the database
+    answers: list[int | None] = []
     stop = threading.Event()
-
-    def load() -> None:
-        while not stop.is_set():
-            answered.append(get())
-
     try:
-        wait_for(lambda: get() in {401, 403}, timeout=60, what="daphne")
-        clients = [threading.Thread(target=load, daemon=True) for _ in range(16)]
-        for client in clients:
-            client.start()
-        wait_for(lambda: answered.count(401) + answered.count(403) >= 100, timeout=30, what="load")
+        with asgi_server(
+            "daphne",
+            environment={"DATABASE_URL": _database_url()},
+            log=tmp_path / "daphne.log",
+            stop_within=EXIT_WITHIN,
+        ) as base:
 
-        stopping = time.monotonic()
-        server.terminate()
-        try:
-            server.wait(timeout=EXIT_WITHIN)
-        except subprocess.TimeoutExpired:
-            server.send_signal(signal.SIGABRT)  # faulthandler: each thread's stack, in the log
-            server.wait(timeout=5)
-            pytest.fail(
-                f"Daphne was still running {EXIT_WITHIN} s after SIGTERM:\n{log.read_text()}"
-            )
-        assert time.monotonic() - stopping < EXIT_WITHIN
+            def load() -> None:
+                while not stop.is_set():
+                    answers.append(status_of(f"{base}/api/v1/me/"))
+
+            for _ in range(16):
+                threading.Thread(target=load, daemon=True).start()
+            wait_for(lambda: len(answers) >= 100, timeout=30, what="the load")
     finally:
-        stop.set()
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        stop.set()  # only now: requests were in flight through SIGTERM and the exit
+    assert {401, 403} & set(answers)
