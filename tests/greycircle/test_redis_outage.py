@@ -14,7 +14,6 @@ import socket
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import websockets
@@ -33,7 +32,6 @@ from tests.asgi_server import asgi_server
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 from tests.redis_server import REDIS_SERVER, RedisServer, wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
 # Every socket is closed by then: the server has nothing left to wait for. (A closed socket whose
 # channel read outlived it, greycircle.channels, once held it up.)
