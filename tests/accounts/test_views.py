@@ -218,6 +218,7 @@ def test_entrance_pages_use_the_site_layout(client, url, title, heading):
     html = response.content.decode()
     assert 'class="site-header"' in html
     assert "frontend/site.css" in html
+    assert "accounts/account.css" in html
     assert 'class="page page--entrance"' in html
     assert re.search(rf'<h1 class="page-title">\s*{heading}\s*</h1>', html)
     assert re.search(rf"<title>\s*{title}\s*· Grey Circle Games</title>", html)
@@ -238,6 +239,7 @@ def test_account_pages_use_the_site_layout_with_the_account_menu(client, alice, 
     html = response.content.decode()
     assert 'class="site-header"' in html
     assert 'class="page page--manage"' in html
+    assert "accounts/account.css" in html
     assert 'aria-label="Account"' in html
     assert re.search(rf'<h1 class="page-title">\s*{title}\s*</h1>', html)
 
