@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from django.core.management.base import CommandError
 from django.core.management.commands import flush
 from django.db import connection, connections
+from django.test import Client
 from django_tasks_db.management.commands.db_worker import Worker
 from rest_framework.test import APIClient
 
@@ -139,6 +140,20 @@ def bob(db):
 @pytest.fixture
 def carol(db):
     return UserFactory(username="carol")
+
+
+@pytest.fixture
+def staff(db):
+    """A member of staff with every permission (a superuser)."""
+    return UserFactory(username="staffer", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def admin_client(staff):
+    """Django's test client, signed in to the admin as `staff`."""
+    client = Client()
+    client.force_login(staff)
+    return client
 
 
 @pytest.fixture

@@ -16,18 +16,6 @@ CHANGELIST = "/admin/moderation/moderationaction/"
 
 
 @pytest.fixture
-def staff():
-    return UserFactory(username="staffer", is_staff=True, is_superuser=True)
-
-
-@pytest.fixture
-def admin_client(staff):
-    client = Client()
-    client.force_login(staff)
-    return client
-
-
-@pytest.fixture
 def entries(staff, alice, bob):
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     services.users_deactivate(actor=staff, user_ids=[alice.pk], reason="Spam in invitations")
