@@ -6,9 +6,9 @@ part of the body) and waits for the loop without a limit. A server that cancels 
 stops its loop while one is in flight leaves that thread waiting forever, and Python waits for the
 thread at exit: the process never ends. Daphne does exactly this on SIGTERM (measured: 8 of 8
 Daphne processes stopped under load never exited). Here a request thread waits in short slices
-and gives up once its request is over on the loop's side (answered, failed or cancelled) or the
-loop has stopped: Django sees a broken connection, closes the request as usual, and the thread is
-free.
+and gives up once its request is over on the loop's side (answered, failed or cancelled), its
+response can no longer be sent (the client went away), or the loop has stopped: Django sees a
+broken connection, closes the request as usual, and the thread is free.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class _Responder(WSGIResponder):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         body = _Body(self, receive)
         environ = build_environ(scope, body)
-        sender = self.loop.create_task(self.sender(send))
+        sender = self._sending = self.loop.create_task(self.sender(send))
         try:
             run = functools.partial(contextvars.copy_context().run, self.wsgi)
             await self.loop.run_in_executor(self.executor, run, environ, self.start_response)
@@ -62,7 +62,9 @@ class _Responder(WSGIResponder):
             try:
                 return future.result(timeout=LOOP_CHECK_SECONDS)
             except concurrent.futures.TimeoutError:
-                if self.loop.is_running() and not self.abandoned:
+                # Still served: the loop runs, the request is not over, and its response is still
+                # being sent (sending stops when the client goes away: nothing empties the queue).
+                if self.loop.is_running() and not (self.abandoned or self._sending.done()):
                     continue
                 future.cancel()
                 if not self.loop.is_running():

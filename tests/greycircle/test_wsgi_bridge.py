@@ -81,7 +81,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     loop.close()
 
 
-def serve(loop, bridge: WSGIBridge, receive=None) -> asyncio.Future:
+def serve(loop, bridge: WSGIBridge, receive=None, send=None) -> asyncio.Future:
     """Start one GET through `bridge` on `loop`; the task serving it."""
 
     async def request_received():
@@ -91,7 +91,7 @@ def serve(loop, bridge: WSGIBridge, receive=None) -> asyncio.Future:
         pass
 
     async def start():
-        return asyncio.ensure_future(bridge(SCOPE, receive or request_received, sent))
+        return asyncio.ensure_future(bridge(SCOPE, receive or request_received, send or sent))
 
     return asyncio.run_coroutine_threadsafe(start(), loop).result(timeout=5)
 
@@ -132,6 +132,23 @@ def test_a_request_thread_ends_when_its_request_is_cancelled_while_the_loop_runs
     assert response.closed.wait(timeout=THREAD_FREED_WITHIN)
     assert thread_is_free(bridge)
     assert loop.is_running()
+
+
+def test_a_request_thread_ends_when_its_client_goes_away(loop):
+    response = Response()
+    bridge = WSGIBridge(response.app, workers=1, send_queue_size=1)
+
+    async def client_gone(message):
+        if message["type"] == "http.response.body":
+            raise ConnectionResetError("the client went away")
+
+    serve(loop, bridge, send=client_gone)
+    assert response.started.wait(timeout=5)
+
+    response.proceed.set()
+
+    assert response.closed.wait(timeout=THREAD_FREED_WITHIN)
+    assert thread_is_free(bridge)
 
 
 def test_a_request_thread_reading_a_body_that_never_comes_ends_when_the_request_is_cancelled(loop):
