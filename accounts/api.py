@@ -250,7 +250,7 @@ def _user_id_parameter(description: str) -> OpenApiParameter:
 
 class FriendViewSet(viewsets.GenericViewSet):
     serializer_class = FriendSerializer
-    lookup_value_regex = r"\d+"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return Friendship.objects.none()
@@ -287,7 +287,7 @@ class FriendViewSet(viewsets.GenericViewSet):
 
 class FriendRequestViewSet(viewsets.GenericViewSet):
     serializer_class = FriendRequestSerializer
-    lookup_value_regex = r"\d+"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return FriendRequest.objects.none()
@@ -411,7 +411,7 @@ class FriendRequestViewSet(viewsets.GenericViewSet):
 
 class BlockViewSet(viewsets.GenericViewSet):
     serializer_class = BlockSerializer
-    lookup_value_regex = r"\d+"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return Block.objects.none()

@@ -1,5 +1,6 @@
 from django.urls import path
 
+import greycircle.converters  # noqa: F401 (registers the <id:...> path converter)
 from frontend import replay_views, views
 
 urlpatterns = [
@@ -7,9 +8,9 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("games/", views.my_games, name="my-games"),
     path("watch/", views.watch, name="watch"),
-    path("games/<int:game_id>/", views.game, name="game"),
-    path("games/<int:game_id>/join/", views.join, name="game-join"),
-    path("games/<int:game_id>/replay/", replay_views.replay, name="game-replay"),
+    path("games/<id:game_id>/", views.game, name="game"),
+    path("games/<id:game_id>/join/", views.join, name="game-join"),
+    path("games/<id:game_id>/replay/", replay_views.replay, name="game-replay"),
     path("games/import/", replay_views.game_import, name="game-import"),
     path("rules/<slug:kind>/", views.rules, name="rules"),
     path("about/", views.about, name="about"),

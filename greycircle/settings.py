@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's user made the changes it announces: they are not notified of their own.
+    "greycircle.notifications.actors.request_actor",
     "accounts.middleware.guest_activity",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -313,10 +315,13 @@ SPECTACULAR_SETTINGS = {
         "InvitationStatusEnum": "greycircle.games.models.InvitationStatus",
         "OnDeclineEnum": "greycircle.games.models.OnDecline",
     },
+    # Row ids in paths (greycircle.converters) are integers, as ids are in every response.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1, "format": "int64"}
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "greycircle.api.schema.declare_common_errors",
-        "greycircle.api.schema.integer_path_ids",
     ],
 }
 

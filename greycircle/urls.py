@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
+import greycircle.converters  # noqa: F401 (registers the <id:...> path converter)
 from accounts.api import (
     BlockViewSet,
     FriendRequestViewSet,
@@ -21,7 +22,8 @@ from greycircle.ratings.api import LeaderboardView
 admin.site.site_header = "Grey Circle Games administration"
 admin.site.site_title = "Grey Circle Games admin"
 
-router = SimpleRouter()
+# Path converters rather than regexes, so each viewset's ids are `<id:pk>` (bounded row ids).
+router = SimpleRouter(use_regex_path=False)
 router.register("games", GameViewSet, basename="game")
 router.register("invitations", InvitationViewSet, basename="invitation")
 router.register("friends/requests", FriendRequestViewSet, basename="friend-request")

@@ -96,22 +96,3 @@ def declare_common_errors(
                     _with_codes(response, response.get("description", ""), [code])
             operation["responses"] = dict(sorted(responses.items()))
     return result
-
-
-def integer_path_ids(
-    result: dict[str, Any], generator: Any, request: Any, public: bool, **kwargs: Any
-) -> dict[str, Any]:
-    """Path ids matched by a digits-only pattern are integers, as ids are in every response.
-
-    (drf-spectacular types a path parameter with a lookup regex as a string with that pattern,
-    so a generated client would take `id: str` while envelopes carry `id: int`.)
-    """
-    for methods in result.get("paths", {}).values():
-        for operation in methods.values():
-            if not isinstance(operation, dict):
-                continue
-            for parameter in operation.get("parameters", []):
-                schema = parameter.get("schema", {})
-                if parameter.get("in") == "path" and schema.get("pattern") == r"^\d+$":
-                    parameter["schema"] = {"type": "integer"}
-    return result

@@ -109,7 +109,7 @@ def _none_match(request: Request, etag: str) -> bool:
 
 class GameViewSet(viewsets.GenericViewSet):
     serializer_class = GameEnvelopeSerializer
-    lookup_value_regex = r"\d+"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return Game.objects.none()
@@ -574,7 +574,7 @@ NOT_PENDING = {
 
 class InvitationViewSet(viewsets.GenericViewSet):
     serializer_class = InvitationSerializer
-    lookup_value_regex = r"\d+"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return Invitation.objects.none()

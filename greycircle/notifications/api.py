@@ -50,7 +50,7 @@ class InboxPagination(Pagination):
 class NotificationViewSet(viewsets.GenericViewSet):
     serializer_class = NotificationSerializer
     pagination_class = InboxPagination
-    lookup_value_regex = r"\d+"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return Notification.objects.none()

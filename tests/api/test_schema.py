@@ -239,4 +239,7 @@ def test_game_ids_in_paths_are_integers_as_in_responses(schema):
         if parameter["in"] == "path" and parameter["name"] == "id"
     ]
     assert path_ids
-    assert all(id_schema == {"type": "integer"} for id_schema in path_ids)
+    assert all(
+        id_schema == {"type": "integer", "minimum": 0, "maximum": 2**63 - 1, "format": "int64"}
+        for id_schema in path_ids
+    )
