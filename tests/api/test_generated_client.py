@@ -29,6 +29,8 @@ import httpx
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
+from tests.api.openapi_responses import ResponseValidator
+
 # The worker in `run_tasks` closes the connection between tasks, so no test transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,14 +47,25 @@ def wsgi_app() -> WSGIHandler:
 
 
 @pytest.fixture(scope="module")
-def api(wsgi_app, tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[ModuleType]:
-    """The client generated from the live `/api/schema/`, imported as a package."""
-    root = tmp_path_factory.mktemp("generated_client")
+def served_schema(wsgi_app, django_db_setup, django_db_blocker) -> dict[str, Any]:
     with django_db_blocker.unblock(), _http(wsgi_app) as http:
         response = http.get("/api/schema/", params={"format": "json"})
     assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.fixture
+def responses_validated(served_schema) -> ResponseValidator:
+    """Checks every JSON response the generated client receives against the schema."""
+    return ResponseValidator(served_schema)
+
+
+@pytest.fixture(scope="module")
+def api(served_schema, tmp_path_factory) -> Iterator[ModuleType]:
+    """The client generated from the live `/api/schema/`, imported as a package."""
+    root = tmp_path_factory.mktemp("generated_client")
     schema = root / "schema.json"
-    schema.write_text(json.dumps(response.json()))
+    schema.write_text(json.dumps(served_schema))
     config = root / "config.yaml"
     config.write_text("post_hooks: []\n")  # no formatter: ruff need not be on PATH
     generated = subprocess.run(
@@ -98,16 +111,33 @@ def _import_all(package: str) -> ModuleType:
     return module
 
 
+def _read(response: httpx.Response) -> None:
+    response.read()  # a response hook sees the response before its body is read
+
+
 def _http(app: WSGIHandler) -> httpx.Client:
     return httpx.Client(base_url=BASE_URL, transport=httpx.WSGITransport(app=app))
 
 
 @pytest.fixture
-def signed_up(api, wsgi_app) -> Callable[[str], Any]:
-    """Sign up through allauth headless; returns the generated client with the session token."""
+def signed_up(api, wsgi_app, responses_validated) -> Callable[[str], Any]:
+    """Sign up through allauth headless; returns the generated client with the session token,
+    whose every response under /api/ is validated against the schema."""
+
+    def validate(response: httpx.Response) -> None:
+        path = response.request.url.path
+        if not path.startswith("/api/v1/") or not response.content:
+            return
+        responses_validated.validate(
+            method=response.request.method,
+            path=path,
+            status=response.status_code,
+            body=response.json(),
+        )
 
     def sign_up(username: str) -> Any:
         transport = {"transport": httpx.WSGITransport(app=wsgi_app)}
+        validated = {**transport, "event_hooks": {"response": [_read, validate]}}
         anonymous = api.Client(base_url=BASE_URL, httpx_args=transport)
         # Not in our schema: allauth headless's app endpoint, through the client's httpx client.
         response = anonymous.get_httpx_client().post(
@@ -121,7 +151,7 @@ def signed_up(api, wsgi_app) -> Callable[[str], Any]:
             token=token,
             prefix="",
             auth_header_name="X-Session-Token",
-            httpx_args=transport,
+            httpx_args=validated,
             raise_on_unexpected_status=True,
         )
 
@@ -172,7 +202,7 @@ PREFIXES = {"circles": "Circles", "kingscorner": "KingsCorner", "cirkis": "CirKi
 
 @pytest.mark.parametrize("kind", ["circles", "kingscorner", "cirkis"])
 def test_a_generated_client_plays_a_whole_game_against_the_easy_computer(
-    kind, api, signed_up, run_tasks, settings
+    kind, api, signed_up, run_tasks, settings, responses_validated
 ):
     settings.GAMES_AI_BUDGET_MS = 5
     games = importlib.import_module(f"{PACKAGE}.api.v1")
@@ -252,3 +282,5 @@ def test_a_generated_client_plays_a_whole_game_against_the_easy_computer(
         assert analysis.status_code == 200, analysis.content
         assert isinstance(analysis.parsed, api.models.CirclesGameAnalysis)
         assert analysis.parsed.total == game.move_count
+    # Every JSON response above matched the schema strictly (`responses_validated`).
+    assert responses_validated.checked > moves_played
