@@ -14,7 +14,6 @@ from allauth.headless.internal import sessionkit
 from django.contrib.auth import HASH_SESSION_KEY, login, logout, update_session_auth_hash
 from django.contrib.sessions.backends.base import SessionBase
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -50,6 +49,7 @@ from accounts.serializers import (
 from accounts.services import user_settings_update
 from accounts.views import GUEST_BACKEND
 from greycircle.api.schema import error_response
+from greycircle.converters import ROW_ID_SCHEMA
 from greycircle.games import selectors as game_selectors
 from greycircle.notifications.presence import users_online
 
@@ -245,7 +245,7 @@ USER_NOT_FOUND = error_response("No active user has that username.", "user_not_f
 
 
 def _user_id_parameter(description: str) -> OpenApiParameter:
-    return OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description=description)
+    return OpenApiParameter("id", ROW_ID_SCHEMA, OpenApiParameter.PATH, description=description)
 
 
 class FriendViewSet(viewsets.GenericViewSet):

@@ -14,6 +14,10 @@ from django.urls import register_converter
 MAX_ROW_ID = 2**63 - 1
 
 
+# How the API schema documents such an id (drf-spectacular's PATH_CONVERTER_OVERRIDES).
+ROW_ID_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_ROW_ID, "format": "int64"}
+
+
 class RowIdConverter:
     regex = "[0-9]{1,19}"
 

@@ -12,6 +12,8 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 import dj_database_url
 
+from greycircle.converters import ROW_ID_SCHEMA
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -316,9 +318,7 @@ SPECTACULAR_SETTINGS = {
         "OnDeclineEnum": "greycircle.games.models.OnDecline",
     },
     # Row ids in paths (greycircle.converters) are integers, as ids are in every response.
-    "PATH_CONVERTER_OVERRIDES": {
-        "id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1, "format": "int64"}
-    },
+    "PATH_CONVERTER_OVERRIDES": {"id": ROW_ID_SCHEMA},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "greycircle.api.schema.declare_common_errors",

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
+from greycircle.converters import ROW_ID_SCHEMA
+
 
 @pytest.mark.django_db
 def test_the_schema_validates_and_declares_the_session_token(tmp_path):
@@ -239,7 +241,4 @@ def test_game_ids_in_paths_are_integers_as_in_responses(schema):
         if parameter["in"] == "path" and parameter["name"] == "id"
     ]
     assert path_ids
-    assert all(
-        id_schema == {"type": "integer", "minimum": 0, "maximum": 2**63 - 1, "format": "int64"}
-        for id_schema in path_ids
-    )
+    assert all(id_schema == ROW_ID_SCHEMA for id_schema in path_ids)
