@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+# How long a page may take to show what another page or the server did. The game pages and the
+# notification badge learn of changes only through their sockets (they never poll), so a change
+# seen without a reload arrived live, however long it took: this is a bound for a busy machine,
+# not a claim about speed (bench/ measures that).
+LIVE_WITHIN_MS = 30_000
+# How long the computers' turns may take, played one after another by the server's task worker.
+COMPUTER_TURNS_MS = 60_000
+
 
 def game_start(page: Page, *, kind: str, title: str, opponents: list[str]) -> None:
     """Start a game from the Play page and wait until the game page is live.

@@ -5,12 +5,10 @@ from playwright.sync_api import Page, expect
 
 from accounts.deletion import account_anonymise
 from greycircle.games.services import SeatSpec
-from tests.browser.pages import game_start, invitation_accept
+from tests.browser.pages import COMPUTER_TURNS_MS, LIVE_WITHIN_MS, game_start, invitation_accept
 from tests.factories import PASSWORD, UserFactory, game_started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-LIVE_WITHIN_MS = 1000
 
 
 def version(page: Page) -> int:
@@ -36,7 +34,7 @@ def test_sign_up_and_play_the_easy_computer_to_the_end(page: Page, sign_up):
     expect(status).to_have_text("Your turn.")
     expect(page.locator(".circles-board__hint--legal")).to_have_count(4)
     for _ in range(70):
-        expect(status).not_to_contain_text("thinking", timeout=10_000)
+        expect(status).not_to_contain_text("thinking", timeout=COMPUTER_TURNS_MS)
         if "Game over" in status.inner_text():
             break
         squares = legal_squares(page)
@@ -56,12 +54,12 @@ def test_sign_up_and_play_the_easy_computer_to_the_end(page: Page, sign_up):
     page.get_by_role("button", name="Rematch").click()
     page.wait_for_url(lambda url: url != finished_url)
     # Seats turn in a rematch: the computer plays white now and opens the game.
-    expect(page.locator("#status")).to_have_text("Your turn.", timeout=10_000)
+    expect(page.locator("#status")).to_have_text("Your turn.", timeout=COMPUTER_TURNS_MS)
     expect(page.locator(".move-list li")).to_have_count(1)
     expect(page.locator(".player--you .disc-marker--black")).to_have_count(1)
 
 
-def test_a_move_appears_on_the_other_players_page_within_a_second(new_page, log_in):
+def test_a_move_appears_live_on_the_other_players_page(new_page, log_in):
     UserFactory(username="fay")
     UserFactory(username="gus")
     fay, gus = new_page(), new_page()

@@ -11,14 +11,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import game_start
+from tests.browser.pages import COMPUTER_TURNS_MS, game_start
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # A CirKis game has at most 165 fields to cover; three players never need more turns than this.
 MAX_TURNS = 80
-COMPUTER_TURNS_MS = 20_000
 
 MY_TURN_OR_OVER = """() => {
   const game = window.greyCircleGame;

@@ -6,11 +6,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pages import LIVE_WITHIN_MS
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-LIVE_WITHIN_MS = 2000
 
 
 def unread(page: Page):

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from tests.browser.pages import COMPUTER_TURNS_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +30,8 @@ def test_play_now_as_a_guest_then_keep_the_game_with_a_new_account(page: Page, a
     square = page.eval_on_selector(".circles-board__hint--legal", "hint => hint.dataset.square")
     page.locator(f"rect[data-square={square}]").click()
     expect(page.locator(".move-list li").first).to_be_visible()
-    expect(status).to_have_text("Your turn.", timeout=10_000)  # the computer has answered
+    # The computer has answered.
+    expect(status).to_have_text("Your turn.", timeout=COMPUTER_TURNS_MS)
 
     banner.get_by_role("link", name="create an account").click()
     page.get_by_label("Username").fill("fern")

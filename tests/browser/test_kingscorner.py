@@ -12,13 +12,17 @@ from playwright.sync_api import Locator, Page, expect
 
 from greycircle.games.models import Game
 from kingscorner.rules import RULES, GameState, position
-from tests.browser.pages import game_start, invitation_accept, move_list_current
+from tests.browser.pages import (
+    COMPUTER_TURNS_MS,
+    LIVE_WITHIN_MS,
+    game_start,
+    invitation_accept,
+    move_list_current,
+)
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LIVE_WITHIN_MS = 1000
-COMPUTERS_WITHIN_MS = 15_000
 MAX_TURNS = 15
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 # Cards in the fan overlap and lean: press a card on its visible corner, where its rank and suit
@@ -64,7 +68,7 @@ def end_turn_and_wait_for_the_computers(page: Page) -> None:
     )
     expect(log(page).last).to_have_text(
         re.compile(r"^Computer \(easy\) #3 (drew a card|ended the turn)$"),
-        timeout=COMPUTERS_WITHIN_MS,
+        timeout=COMPUTER_TURNS_MS,
     )
     expect(page.locator("#status")).to_have_text("Your turn.")
     # What you drew is still told when your turn comes back, however quick the computers were.

@@ -3,12 +3,10 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import game_start
+from tests.browser.pages import LIVE_WITHIN_MS, game_start
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-LIVE_WITHIN_MS = 1000
 
 
 def open_unlisted_circles_table(page: Page) -> None:

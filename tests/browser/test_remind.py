@@ -4,11 +4,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from greycircle.games.services import SeatSpec
+from tests.browser.pages import LIVE_WITHIN_MS
 from tests.factories import PASSWORD, UserFactory, game_started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-LIVE_WITHIN_MS = 1000
 
 
 def open_game(page: Page, game_id: int) -> None:
