@@ -20,6 +20,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from greycircle.games import selectors
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
+from greycircle.notifications.actors import actor_id
 from greycircle.outages import REDIS_ERRORS, Outage
 
 logger = logging.getLogger(__name__)
@@ -88,7 +89,8 @@ def game_changed(
     cancelled: bool = False,
 ) -> None:
     """Send each audience its new envelope (with the log entries `moves` this change added) in
-    one publish, and queue the notifications of the players whom the change concerns.
+    one publish, and queue the notifications of the players whom the change concerns — all but
+    the player who made it (`actors.actor_id`), whose pages follow the game on its sockets.
 
     The inbox is kept by the task worker (`notifications_send`), which then tells each player's
     stream: the request that made the change only publishes and queues one task.
@@ -96,6 +98,9 @@ def game_changed(
     game_envelopes_send(game=game, moves=moves)
     about = {"game": game.pk, "kind": game.kind, "version": game.version}
     seats = list(game.seats.all())
+    actor = actor_id()
+    # The seat of whoever started the game: a rematch seats its asker anywhere.
+    creator = next((seat for seat in seats if seat.user_id == game.created_by_id), seats[0])
     invitations = (
         {
             invitation.seat: invitation
@@ -110,16 +115,16 @@ def game_changed(
         news.append({"user_id": user_id, "event": event, "data": data})
 
     for seat in seats:
-        if seat.user_id is None:
+        if seat.user_id is None or seat.user_id == actor:
             continue
-        if created and seat.index != 0:
+        if created and seat.user_id != game.created_by_id:
             invitation = invitations.get(seat.index)
             extra = (
                 {"invitation": invitation.pk, "expires_at": invitation.expires_at}
                 if invitation is not None
                 else {}
             )
-            tell(seat.user_id, "invitation", by=seats[0].name, **about, **extra)
+            tell(seat.user_id, "invitation", by=creator.name, **about, **extra)
         if joined is not None and seat.index != joined.index:
             tell(seat.user_id, "player_joined", player=joined.name, **about)
         if game.status == GameStatus.ACTIVE and game.to_move == seat.index and seat.is_person:
@@ -127,7 +132,7 @@ def game_changed(
         if ended:
             tell(seat.user_id, "game_over", outcome=game.outcome, **about)
         if cancelled and seat.user_id != game.created_by_id:
-            tell(seat.user_id, "game_withdrawn", by=seats[0].name, **about)
+            tell(seat.user_id, "game_withdrawn", by=creator.name, **about)
     if news:
         # Imported here: the tasks module runs services, which publish through this module.
         from greycircle.games import tasks
@@ -194,7 +199,10 @@ def game_poked(*, game: Game, by: Any, target: Any) -> None:
 
 def notify(*, user_id: int, event: str, **data: Any) -> None:
     """Tell one user of an event: keep it in their inbox if it is for the inbox, then send it
-    to their personal stream (`ws/me/`) with what it did to the inbox."""
+    to their personal stream (`ws/me/`) with what it did to the inbox. Nobody is told of what
+    they did themselves (`actors.actor_id`)."""
+    if user_id == actor_id():
+        return
     publish([notification_message(user_id=user_id, event=event, data=data)])
 
 
