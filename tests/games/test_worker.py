@@ -36,6 +36,10 @@ from tests.games.conftest import (
 needs_postgres = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL); CI has it"
 )
+# Seconds any wait of these tests may take: what it waits for happens in well under a second on an
+# idle machine; this is for a machine whose cores are busy, and a worker that never gets there
+# still fails. Claims about time are made without the clock (SLOW_POLL, the stall period).
+WITHIN = 60.0
 
 
 def _worker_rows(worker_id: str):
@@ -55,23 +59,25 @@ def _worker_turns(worker_id: str):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_killed_mid_turn_is_replaced_within_seconds(alice, worker_process):
-    """kill -9 of the worker thinking for a computer: another worker plays the turn in seconds
-    (not after GAMES_AI_STALL_SECONDS), and the dead worker's task row is marked failed."""
-    slow = worker_process(env={"GAMES_AI_BUDGET_MS": "60000"})
+def test_a_worker_killed_mid_turn_is_replaced_by_its_heartbeat_going_silent(alice, worker_process):
+    """kill -9 of the worker thinking for a computer: another worker notices its heartbeat stop and
+    plays the turn (the stall period, the last resort, is an hour here: it plays no part), and the
+    dead worker's task row is marked failed."""
+    no_stall_recovery = {"GAMES_AI_STALL_SECONDS": "3600"}
+    slow = worker_process(env={"GAMES_AI_BUDGET_MS": "60000", **no_stall_recovery})
     game = computer_to_move(alice, level="hard")
     wait_for(
         lambda: any(
             row.status == TaskResultStatus.RUNNING for row in _worker_turns(slow.worker_id)
         ),
-        timeout=15,
+        timeout=WITHIN,
         message=slow.log,
     )
     (dead_row,) = _worker_turns(slow.worker_id)
-    other = worker_process()
+    other = worker_process(env=no_stall_recovery)
 
     slow.kill()
-    took = wait_for(computer_moved(game), timeout=10, message=other.log)
+    took = wait_for(computer_moved(game), timeout=WITHIN, message=other.log)
 
     print(f"computer moved {took:.2f} s after its first worker was killed")
     dead_row.refresh_from_db()
@@ -92,7 +98,7 @@ def test_a_worker_keeps_playing_while_redis_is_down(alice, worker_process):
 
     for _ in range(2):
         game = computer_to_move(alice)
-        wait_for(computer_moved(game), timeout=15, message=worker.log)
+        wait_for(computer_moved(game), timeout=WITHIN, message=worker.log)
     # The players' notifications of those moves are tasks too: they end well though not sent.
     wait_for(
         lambda: (
@@ -100,7 +106,7 @@ def test_a_worker_keeps_playing_while_redis_is_down(alice, worker_process):
                 status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING]
             ).exists()
         ),
-        timeout=15,
+        timeout=WITHIN,
         message=worker.log,
     )
 
@@ -122,7 +128,7 @@ def test_a_worker_survives_its_database_connections_being_killed(alice, worker_p
         url=database_url(application_name=application_name),
     )
     game = computer_to_move(alice)
-    wait_for(computer_moved(game), timeout=15, message=worker.log)
+    wait_for(computer_moved(game), timeout=WITHIN, message=worker.log)
 
     terminated = 0
     until = time.monotonic() + 2
@@ -139,7 +145,7 @@ def test_a_worker_survives_its_database_connections_being_killed(alice, worker_p
     assert terminated > 0
     assert worker.alive(), worker.log()
     game = computer_to_move(alice)
-    wait_for(computer_moved(game), timeout=15, message=worker.log)
+    wait_for(computer_moved(game), timeout=WITHIN, message=worker.log)
     assert worker.alive()
     assert "database error" in worker.log()
 
@@ -158,7 +164,7 @@ class TcpProxy:
         self.port = 0
 
     def _call(self, coroutine):
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=WITHIN)
 
     def up(self) -> None:
         async def listen() -> None:
@@ -180,7 +186,7 @@ class TcpProxy:
         if self.server is not None and self.server.is_serving():
             self.down()
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
+        self.thread.join(timeout=WITHIN)
 
     async def _serve(self, client_reader, client_writer) -> None:
         try:
@@ -222,7 +228,7 @@ def test_a_worker_survives_the_database_refusing_connections(alice, worker_proce
         url=database_url(host="127.0.0.1", port=postgres_proxy.port),
     )
     game = computer_to_move(alice)
-    wait_for(computer_moved(game), timeout=15, message=worker.log)
+    wait_for(computer_moved(game), timeout=WITHIN, message=worker.log)
 
     postgres_proxy.down()
     outage_ends = time.monotonic() + 5
@@ -232,7 +238,7 @@ def test_a_worker_survives_the_database_refusing_connections(alice, worker_proce
     postgres_proxy.up()
 
     game = computer_to_move(alice)
-    took = wait_for(computer_moved(game), timeout=15, message=worker.log)
+    took = wait_for(computer_moved(game), timeout=WITHIN, message=worker.log)
     print(f"computer moved {took:.2f} s after the database came back")
     assert worker.alive()
     log = worker.log()
@@ -268,7 +274,7 @@ def _in_thread(worker: GamesWorker) -> threading.Thread:
 def _stop(worker: GamesWorker, thread: threading.Thread) -> None:
     worker.running = False
     worker.wake.set()
-    thread.join(timeout=10)
+    thread.join(timeout=WITHIN)
     assert not thread.is_alive()
 
 
@@ -302,7 +308,7 @@ def test_the_task_loop_outlives_database_errors(alice, tictactoe, settings, monk
     thread = _in_thread(worker)
     try:
         game = computer_to_move(alice, kind="tictactoe", level="first")
-        wait_for(computer_moved(game), timeout=10)
+        wait_for(computer_moved(game), timeout=WITHIN)
         assert thread.is_alive()
     finally:
         _stop(worker, thread)
@@ -336,9 +342,11 @@ def test_a_task_whose_end_could_not_be_recorded_is_failed_and_its_turn_queued_ag
     worker = _games_worker()
     thread = _in_thread(worker)
     try:
-        wait_for(computer_moved(game), timeout=10)
+        wait_for(computer_moved(game), timeout=WITHIN)
         retried = _turns().exclude(pk=first.pk)
-        wait_for(lambda: retried.filter(status=TaskResultStatus.SUCCESSFUL).exists(), timeout=10)
+        wait_for(
+            lambda: retried.filter(status=TaskResultStatus.SUCCESSFUL).exists(), timeout=WITHIN
+        )
     finally:
         _stop(worker, thread)
     first.refresh_from_db()
@@ -410,20 +418,29 @@ def test_the_embedded_worker_plays_beats_and_stops(alice, tictactoe):
     started = set(threading.enumerate()) - before
     try:
         game = computer_to_move(alice, kind="tictactoe", level="first")
-        wait_for(computer_moved(game), timeout=10)
+        wait_for(computer_moved(game), timeout=WITHIN)
         wait_for(
-            WorkerHeartbeat.objects.filter(worker_id__startswith="embedded-").exists, timeout=5
+            WorkerHeartbeat.objects.filter(worker_id__startswith="embedded-").exists, timeout=WITHIN
         )
     finally:
         stop.set()
     for thread in started:
-        thread.join(timeout=10)
+        thread.join(timeout=WITHIN)
         assert not thread.is_alive(), thread.name
 
 
 # --- waking idle workers ---------------------------------------------------------------------
 
-SLOW_POLL = 5.0  # seconds between a worker's polls in these tests: a poll would show
+# Seconds between a worker's polls in these tests: longer than any test, so a turn that starts at
+# all (within WITHIN) was started by a wake, never by a poll, however slow the machine.
+SLOW_POLL = 3600.0
+
+
+def _settle() -> None:
+    """Leave an idle worker a moment to finish its last look at the queue and go into its pause,
+    so that the next task must wake it. On a busy machine the moment may be too short: then that
+    look finds the task and the test passes without the wake; it cannot fail because of it."""
+    time.sleep(0.3)
 
 
 @pytest.fixture
@@ -446,21 +463,20 @@ def _turn_started_after(game: Game) -> float:
 @needs_postgres
 @pytest.mark.django_db(transaction=True)
 def test_an_idle_worker_is_woken_by_a_new_task(alice, slow_poll_worker):
-    """The task table's trigger notifies the workers: a worker polling every 5 s starts a new
-    computer turn at once (after its first look at the queue, every turn waits for a wake)."""
+    """The task table's trigger notifies the workers: a worker that polls once an hour starts a
+    new computer turn at once (after its first look at the queue, every turn waits for a wake)."""
     worker = slow_poll_worker()
-    wait_for(lambda: "listening on greycircle_tasks" in worker.log(), timeout=10)
+    wait_for(lambda: "listening on greycircle_tasks" in worker.log(), timeout=WITHIN)
 
     for _ in range(3):
-        time.sleep(0.3)  # idle, well into its pause
+        _settle()
         game = computer_to_move(alice)
-        took = wait_for(computer_moved(game), timeout=15, interval=0.01, message=worker.log)
+        took = wait_for(computer_moved(game), timeout=WITHIN, interval=0.01, message=worker.log)
         started_after = _turn_started_after(game)
         print(
             f"turn started {started_after * 1000:.0f} ms after it was queued, moved in {took:.2f} s"
         )
-        assert started_after < 0.5, worker.log()
-        assert took < 1.5, worker.log()
+        assert started_after < SLOW_POLL, worker.log()
     assert worker.alive()
 
 
@@ -474,18 +490,19 @@ def test_the_listener_outlives_a_database_outage(alice, slow_poll_worker, postgr
         env={"GAMES_WORKER_RETRY_SECONDS": "0.1", "GAMES_WORKER_RETRY_MAX_SECONDS": "0.5"},
     )
     listener = f"task listener of worker {worker.worker_id}"
-    wait_for(lambda: "listening on greycircle_tasks" in worker.log(), timeout=10)
+    wait_for(lambda: "listening on greycircle_tasks" in worker.log(), timeout=WITHIN)
 
     postgres_proxy.down()
     time.sleep(3)
     postgres_proxy.up()
-    wait_for(lambda: f"{listener}: working again" in worker.log(), timeout=10, message=worker.log)
+    wait_for(
+        lambda: f"{listener}: working again" in worker.log(), timeout=WITHIN, message=worker.log
+    )
 
-    time.sleep(0.3)
+    _settle()
     game = computer_to_move(alice)
-    took = wait_for(computer_moved(game), timeout=15, interval=0.01, message=worker.log)
+    took = wait_for(computer_moved(game), timeout=WITHIN, interval=0.01, message=worker.log)
     print(f"computer moved {took:.2f} s after its turn was queued, after the outage")
-    assert took < 1.5, worker.log()
     log = worker.log()
     outage = [line for line in log.splitlines() if listener in line and "retrying" in line]
     assert len(outage) == 1, log
@@ -505,11 +522,11 @@ def test_the_listener_stops_with_its_worker():
         return [t for t in threading.enumerate() if t.name == "task-listener-listening"]
 
     try:
-        wait_for(listeners, timeout=10)
+        wait_for(listeners, timeout=WITHIN)
         (listener,) = listeners()
     finally:
         _stop(worker, thread)
-    listener.join(timeout=5)
+    listener.join(timeout=WITHIN)
     assert not listener.is_alive()
 
 
@@ -518,21 +535,19 @@ def test_the_embedded_worker_is_woken_by_a_task_queued_in_its_process(
     alice, tictactoe, monkeypatch
 ):
     """In one process (any database, no notifications: the listener is off here), queuing a task
-    wakes the process's own worker, which polls every 5 s."""
+    wakes the process's own worker, which polls once an hour."""
     monkeypatch.setattr(GamesWorker, "listener_start", lambda self: None)
     stop = background_worker_start(interval=SLOW_POLL)
     try:
-        wait_for(lambda: worker_module._running_workers, timeout=10)
-        time.sleep(0.5)  # idle, well into its pause
+        wait_for(lambda: worker_module._running_workers, timeout=WITHIN)
         for _ in range(2):
+            _settle()
             game = computer_to_move(alice, kind="tictactoe", level="first")
-            took = wait_for(computer_moved(game), timeout=15, interval=0.01)
+            took = wait_for(computer_moved(game), timeout=WITHIN, interval=0.01)
             print(f"computer moved {took * 1000:.0f} ms after its turn was queued")
-            assert took < 1.0
-            time.sleep(0.3)
     finally:
         stop.set()
-    wait_for(lambda: not worker_module._running_workers, timeout=10)
+    wait_for(lambda: not worker_module._running_workers, timeout=WITHIN)
 
 
 def test_waking_without_a_worker_in_the_process_does_nothing(monkeypatch):
