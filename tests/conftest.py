@@ -104,6 +104,36 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
 
 
+# How long a test's in-process socket or request waits for the application before it fails.
+COMMUNICATOR_TIMEOUT = 30
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _communicators_wait_for_a_busy_machine() -> Iterator[None]:
+    """Channels' and asgiref's test communicators wait 1 s by default for a frame, an accept, a
+    response or the application's end: on a machine whose cores are busy, a socket's first frame
+    (a few queries on another thread) can take longer. A wait ends as soon as what it waits for
+    arrives, so a long default costs nothing and a hang still fails. (`receive_nothing` keeps
+    its own: it waits out its whole timeout.)"""
+    from asgiref.testing import ApplicationCommunicator
+    from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+    with pytest.MonkeyPatch.context() as patch:
+        for method in (
+            ApplicationCommunicator.receive_output,
+            ApplicationCommunicator.wait,
+            WebsocketCommunicator.connect,
+            WebsocketCommunicator.receive_from,
+            WebsocketCommunicator.receive_json_from,
+            HttpCommunicator.get_response,
+        ):
+            patch.setattr(method, "__defaults__", (COMMUNICATOR_TIMEOUT,))
+        patch.setattr(
+            WebsocketCommunicator.disconnect, "__defaults__", (1000, COMMUNICATOR_TIMEOUT)
+        )
+        yield
+
+
 @pytest.fixture
 async def close_thread_connections():
     """Close, after an async test, the database connections its sync_to_async thread opened.

@@ -194,13 +194,13 @@ async def test_the_recipient_hears_of_the_request_and_the_sender_of_the_answer_l
 
     sent = await sync_to_async(ask)(as_dana, "erin")
     request_id = sent.json()["request"]["id"]
-    heard = await erin.receive_json_from(timeout=5)
+    heard = await erin.receive_json_from()
     assert heard["type"] == "notification"
     assert heard["notification"] == {"event": "friend_request", "request": request_id, "by": "dana"}
     assert await dana.receive_nothing(timeout=0.1)
 
     await sync_to_async(as_erin.post)(f"{REQUESTS}{request_id}/accept/")
-    heard = await dana.receive_json_from(timeout=5)
+    heard = await dana.receive_json_from()
     assert heard["notification"]["event"] == "friend_accepted"
     assert heard["notification"]["by"] == "erin"
     await dana.disconnect()

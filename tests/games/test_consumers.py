@@ -81,7 +81,7 @@ async def test_a_move_reaches_the_other_player_and_spectators(setup_game):
     )
     assert played.status_code == 200
 
-    bob_frame = await bob_socket.receive_json_from(timeout=2)
+    bob_frame = await bob_socket.receive_json_from()
     for_bob = bob_frame["envelope"]
     assert for_bob["version"] == played.json()["version"]
     assert for_bob["state"]["cells"][4] == 0
@@ -91,7 +91,7 @@ async def test_a_move_reaches_the_other_player_and_spectators(setup_game):
     [entry] = bob_frame["moves"]
     assert (entry["number"], entry["seat"], entry["cell"]) == (1, 0, 4)
 
-    carol_frame = await carol_socket.receive_json_from(timeout=2)
+    carol_frame = await carol_socket.receive_json_from()
     for_carol = carol_frame["envelope"]
     assert for_carol["version"] == for_bob["version"]
     assert for_carol["you"] is None
@@ -119,7 +119,7 @@ async def test_each_seat_sees_its_own_private_detail_of_a_move_and_spectators_no
     assert played.status_code == 200
 
     moves = {
-        name: (await socket.receive_json_from(timeout=2))["moves"]
+        name: (await socket.receive_json_from())["moves"]
         for name, socket in sockets.items()
     }
     public = {"number": 1, "seat": 0, "imported": False, "cell": 4}
@@ -148,7 +148,7 @@ async def test_the_player_to_move_is_told_on_their_own_stream(setup_game, delive
     # The move request only queued the notification: the task worker tells bob.
     assert await me.receive_nothing(timeout=0.2)
     await sync_to_async(deliver_notifications)()
-    message = await me.receive_json_from(timeout=2)
+    message = await me.receive_json_from()
     assert message["notification"]["event"] == "your_turn"
     assert message["notification"]["game"] == game["id"]
     await me.disconnect()
@@ -168,12 +168,12 @@ async def closed_with(socket: WebsocketCommunicator) -> int:
     """Connect, expecting the socket to be accepted and then closed; the close code."""
     connected, _ = await socket.connect()
     assert connected, "refusals are sent after accepting, so that the client sees the code"
-    message = await socket.receive_output(timeout=2)
+    message = await socket.receive_output()
     assert message["type"] == "websocket.close", message
     # Complete the closing handshake as a server does, so the consumer ends now rather than being
     # cancelled with the event loop (which channels-redis does not always survive).
     await socket.send_input({"type": "websocket.disconnect", "code": message["code"]})
-    await socket.wait(timeout=2)
+    await socket.wait()
     return message["code"]
 
 
@@ -267,7 +267,7 @@ async def test_an_idle_socket_still_gets_the_next_move(setup_game):
         {"expected_version": game["version"], "move": {"cell": 4}},
         format="json",
     )
-    frame = await socket.receive_json_from(timeout=3)
+    frame = await socket.receive_json_from()
     assert frame["envelope"]["state"]["cells"][4] == 0
     assert [entry["number"] for entry in frame["moves"]] == [1]
     await socket.disconnect()

@@ -57,7 +57,7 @@ async def test_each_notification_arrives_with_what_it_did_to_the_inbox(
         game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
     )
     await sync_to_async(deliver_notifications)()
-    frame = await socket.receive_json_from(timeout=2)
+    frame = await socket.receive_json_from()
     assert frame["type"] == "notification"
     assert frame["notification"]["event"] == "your_turn"
     kept = await sync_to_async(Notification.objects.get)(recipient=bob, kind="your_turn")
@@ -86,7 +86,7 @@ async def test_reading_elsewhere_updates_every_stream(alice, bob):
     response = await sync_to_async(client.post)(f"/api/v1/notifications/{request.pk}/read/")
     assert response.status_code == 200
     for socket in (tab, other_tab):
-        assert await socket.receive_json_from(timeout=2) == {
+        assert await socket.receive_json_from() == {
             "type": "unread",
             "unread_count": 0,
             "read": [request.pk],
@@ -104,7 +104,7 @@ async def test_events_not_kept_still_arrive_live(alice, bob, deliver_notificatio
     await sync_to_async(deliver_notifications)()
     events = []
     for _ in range(2):
-        frame = await socket.receive_json_from(timeout=2)
+        frame = await socket.receive_json_from()
         events.append(frame["notification"]["event"])
         if frame["notification"]["event"] == "player_joined":
             assert frame["inbox"] is None
@@ -135,7 +135,7 @@ async def test_a_game_changes_notifications_arrive_once_the_worker_runs_them(
         game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
     )
 
-    assert (await board.receive_json_from(timeout=2))["envelope"]["version"] == played.version
+    assert (await board.receive_json_from())["envelope"]["version"] == played.version
     assert await me.receive_nothing(timeout=0.3)
     assert not await sync_to_async(
         Notification.objects.filter(recipient=bob, kind="your_turn").exists
@@ -146,7 +146,7 @@ async def test_a_game_changes_notifications_arrive_once_the_worker_runs_them(
 
     await sync_to_async(deliver_notifications)()
 
-    frame = await me.receive_json_from(timeout=2)
+    frame = await me.receive_json_from()
     assert (frame["type"], frame["notification"]["event"]) == ("notification", "your_turn")
     assert frame["notification"]["game"] == game.pk
     kept = await sync_to_async(Notification.objects.get)(recipient=bob, kind="your_turn")

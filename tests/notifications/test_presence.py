@@ -140,9 +140,9 @@ async def test_refused_and_anonymous_sockets_count_nobody(alice):
         application, "/ws/me/", headers=[(b"origin", b"http://testserver")]
     )
     await socket.connect()
-    assert (await socket.receive_output(timeout=2))["code"] == 4401
+    assert (await socket.receive_output())["code"] == 4401
     await socket.send_input({"type": "websocket.disconnect", "code": 4401})
-    await socket.wait(timeout=2)
+    await socket.wait()
     assert await sync_to_async(cache.get)(presence_key(alice.pk)) is None
 
 
