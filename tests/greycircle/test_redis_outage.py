@@ -33,9 +33,13 @@ from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 from tests.redis_server import REDIS_SERVER, RedisServer, wait_for
 
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
-# Every socket is closed by then: the server has nothing left to wait for. (A closed socket whose
-# channel read outlived it, greycircle.channels, once held it up.)
-STOP_SECONDS = 5
+# The server must exit after SIGTERM: every socket is closed by then, so it has nothing left to
+# wait for. (A closed socket whose channel read outlived it, greycircle.channels, once held it up
+# for good.) It takes about a second; the bound is for a machine whose cores are busy.
+STOP_SECONDS = 30
+# How long any other wait of these tests may take (for a frame, a close, a recovery): each ends
+# as soon as what it waits for happens; this is for a busy machine, a hang still fails.
+WITHIN = 30
 
 pytestmark = [
     pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server"),
@@ -108,7 +112,9 @@ def test_rest_reads_and_moves_work_while_redis_is_down(on_redis, alice, bob, cap
     poked = a_client.post(f"/api/v1/games/{game['id']}/poke/")  # alice waits for bob
     assert poked.status_code in {200, 204}, poked.content
     assert a_client.get(f"/api/v1/games/{game['id']}/moves/").status_code == 200
-    assert time.monotonic() - started < 10  # no request waits on the dead Redis for long
+    # A stopped Redis refuses connections at once: nothing here waits on its timeouts, and a
+    # busy machine's slowness is all there is to it (the hung Redis below is the timed case).
+    assert time.monotonic() - started < WITHIN
 
     # Logged once per outage, not once per request.
     assert len(outage_warnings(caplog, "cache: Redis is unavailable")) == 1
@@ -125,7 +131,7 @@ def test_rate_limits_come_back_with_redis(on_redis, alice, monkeypatch, caplog):
     assert [client.get("/api/v1/me/").status_code for _ in range(5)] == [200] * 5  # fails open
     on_redis.start()
     outage = resilient_cache._outages[(on_redis.url,)]
-    wait_for(lambda: not outage.skip(), timeout=3, what="the retry interval")
+    wait_for(lambda: not outage.skip(), timeout=WITHIN, what="the retry interval")
     assert [client.get("/api/v1/me/").status_code for _ in range(4)] == [200, 200, 200, 429]
     assert any("available again" in record.getMessage() for record in caplog.records)
 
@@ -138,7 +144,7 @@ async def receive_close(socket: WebsocketCommunicator, *, timeout: float) -> int
         if message["type"] == "websocket.close":
             # Complete the closing handshake as a server does, so the consumer ends now.
             await socket.send_input({"type": "websocket.disconnect", "code": message["code"]})
-            await socket.wait(timeout=2)
+            await socket.wait(timeout=WITHIN)
             return message["code"]
 
 
@@ -157,10 +163,10 @@ async def test_open_sockets_are_closed_with_4503_when_redis_goes_away(on_redis, 
 
     await asyncio.to_thread(on_redis.stop)
     for each in sockets:
-        assert await receive_close(each, timeout=5) == UNAVAILABLE
+        assert await receive_close(each, timeout=WITHIN) == UNAVAILABLE
 
     for each in sockets:
-        await each.wait(timeout=5)
+        await each.wait(timeout=WITHIN)
     left_pending = [task for task in asyncio.all_tasks() if "_until_lost" in repr(task)]
     assert left_pending == [], "a closed socket left a task of its own behind"
 
@@ -173,19 +179,19 @@ async def test_a_socket_opened_while_redis_is_down_gets_4503_then_live_updates_r
 
     refused = game_socket(game["id"], b_client)
     assert (await refused.connect())[0]
-    assert await receive_close(refused, timeout=5) == UNAVAILABLE
+    assert await receive_close(refused, timeout=WITHIN) == UNAVAILABLE
 
     await asyncio.to_thread(on_redis.start)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WITHIN
     while True:  # within a second of the last failure, sockets are refused without trying Redis
         socket = game_socket(game["id"], b_client)
         assert (await socket.connect())[0]
-        first = await socket.receive_output(timeout=3)
+        first = await socket.receive_output(timeout=WITHIN)
         if first["type"] == "websocket.send":
             break
         assert first["code"] == UNAVAILABLE
         await socket.send_input({"type": "websocket.disconnect", "code": UNAVAILABLE})
-        await socket.wait(timeout=2)
+        await socket.wait(timeout=WITHIN)
         assert time.monotonic() < deadline, "sockets are still refused after Redis came back"
         await asyncio.sleep(0.1)
 
@@ -194,7 +200,7 @@ async def test_a_socket_opened_while_redis_is_down_gets_4503_then_live_updates_r
         {"expected_version": game["version"], "move": {"cell": 4}},
     )
     assert played.status_code == 200
-    update = await socket.receive_json_from(timeout=3)
+    update = await socket.receive_json_from(timeout=WITHIN)
     assert update["envelope"]["version"] == played.json()["version"]
     await socket.disconnect()
 
@@ -259,7 +265,7 @@ def http(url: str, body: dict | None = None, token: str | None = None) -> tuple[
     if token:
         request.add_header("X-Session-Token", token)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=WITHIN) as response:
             return response.status, json.loads(response.read() or b"{}")
     except urllib.error.HTTPError as error:
         return error.code, {}
@@ -295,11 +301,11 @@ def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
         assert status == 200, played
         return played
 
-    with ws_connect(ws_url, additional_headers=headers, open_timeout=5) as live:
-        assert json.loads(live.recv(timeout=5))["type"] == "game"
+    with ws_connect(ws_url, additional_headers=headers, open_timeout=WITHIN) as live:
+        assert json.loads(live.recv(timeout=WITHIN))["type"] == "game"
         redis_server.stop()
         with pytest.raises(websockets.ConnectionClosed) as closed:
-            live.recv(timeout=5)
+            live.recv(timeout=WITHIN)
     assert closed.value.rcvd is not None, "closed without a close frame"
     assert closed.value.rcvd.code == UNAVAILABLE
 
@@ -308,11 +314,11 @@ def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
 
     redis_server.start()
 
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WITHIN
     while True:  # sockets are refused for a moment after the last failure
-        with ws_connect(ws_url, additional_headers=headers, open_timeout=5) as live:
+        with ws_connect(ws_url, additional_headers=headers, open_timeout=WITHIN) as live:
             try:
-                first = json.loads(live.recv(timeout=5))
+                first = json.loads(live.recv(timeout=WITHIN))
             except websockets.ConnectionClosed as refused:
                 assert refused.rcvd.code == UNAVAILABLE  # noqa: PT017
                 assert time.monotonic() < deadline, "sockets still refused after Redis came back"
@@ -320,5 +326,5 @@ def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
                 continue
             assert first["envelope"]["version"] == played["version"]
             played = play(bob)
-            assert json.loads(live.recv(timeout=5))["envelope"]["version"] == played["version"]
+            assert json.loads(live.recv(timeout=WITHIN))["envelope"]["version"] == played["version"]
             break
