@@ -485,11 +485,14 @@ def test_the_solver_scores_a_finished_game_without_its_empty_squares():
     ids=["start", "midgame", "22-empties"],
 )
 def test_hard_answers_within_its_budget(state):
-    started = time.perf_counter()
+    # The CPU time the search spent, not the time on the clock: on a machine whose cores are busy
+    # the clock runs on while the search waits for a core, and the search stops at its deadline
+    # with less thought done. Thinking past the budget shows in either.
+    started = time.thread_time()
     move = choose_move(state, level="hard", seed=1, budget_ms=200)
-    elapsed = time.perf_counter() - started
+    thought = time.thread_time() - started
     assert move in RULES.legal_moves(state)
-    assert elapsed < 0.3
+    assert thought < 0.3
 
 
 def test_hard_solves_and_answers_in_time_near_the_end():
@@ -503,7 +506,7 @@ def test_hard_solves_and_answers_in_time_near_the_end():
     ):
         position = random_position(rng, 44)
     info: dict = {}
-    started = time.perf_counter()
+    started, thinking_started = time.perf_counter(), time.thread_time()
     move = hard_move(
         position.own,
         position.opponent,
@@ -511,7 +514,7 @@ def test_hard_solves_and_answers_in_time_near_the_end():
         deadline=started + 0.2,
         info=info,
     )
-    assert time.perf_counter() - started < 0.3
+    assert time.thread_time() - thinking_started < 0.3  # CPU time, as above
     assert move in position.legal_squares()
     assert "depth" in info
 
