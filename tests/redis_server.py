@@ -51,7 +51,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for(lambda: redis_answers(self.port), timeout=10, what="redis-server")
+        wait_for(lambda: redis_answers(self.port), timeout=30, what="redis-server")
 
     def stop(self) -> None:
         if self.process is not None:

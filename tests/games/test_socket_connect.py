@@ -49,9 +49,11 @@ def queries(monkeypatch) -> Iterator[list[tuple[str, str]]]:
 
 
 async def first_frame(path: str, headers: list[tuple[bytes, bytes]]) -> dict:
+    # No timeouts of our own: a socket that waited for the busy thread would wait until the test
+    # let it go, and fail the communicators' (generous) waits (tests/conftest.py).
     socket = WebsocketCommunicator(application, path, headers=headers)
-    assert (await socket.connect(timeout=3))[0]
-    frame = await socket.receive_json_from(timeout=3)
+    assert (await socket.connect())[0]
+    frame = await socket.receive_json_from()
     await socket.disconnect()
     return frame
 

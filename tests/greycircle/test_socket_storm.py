@@ -32,8 +32,10 @@ from tests.greycircle.test_server import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 USERS = 100  # each with a page open: `ws/me/` and the game's socket
-# Every socket has its first frame within this long of the storm's start.
-BOUND = 10.0
+# Every socket has its first frame within this long of the storm's start: a bound for a machine
+# whose cores are busy, past which the storm counts as lost. (A handshake queued behind all the
+# others once timed out; the figures are bench/socket_storm.py's.)
+BOUND = 60.0
 
 
 def _session_for(user) -> str:
