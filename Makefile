@@ -1,4 +1,5 @@
-# Two commands: `make run` serves the site on http://127.0.0.1:8000, `make test` runs every test.
+# Two commands: `make run` serves the site on http://127.0.0.1:8000 (`make run PORT=8100`: on
+# another port), `make test` runs every test.
 # Both set up what they need first (virtualenv, packages, database, Chromium for browser tests).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -23,7 +24,7 @@ install: $(VENV)/.installed
 run: install
 	$(MANAGE) migrate --noinput
 	$(MANAGE) demo_data
-	@echo "Grey Circle Games on http://$(HOST):$(PORT)/  (demo logins: alice, bob / password 'greycircle')"
+	@echo "Grey Circle Games on http://$(HOST):$(PORT)/ (e-mail, such as the link to confirm a sign-up, is printed below)"
 	$(MANAGE) serve --host $(HOST) --port $(PORT)
 
 worker: install

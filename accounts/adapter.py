@@ -1,4 +1,5 @@
-"""The site's allauth adapter: look-alike usernames, failed-login limits, the client's address.
+"""The site's allauth adapter: look-alike usernames, failed-login limits, the client's address,
+and the confirmation link on the console of a local site.
 
 Browser sign-up and log-in (allauth's forms) and the apps' (allauth headless) both go through it.
 """
@@ -6,6 +7,7 @@ Browser sign-up and log-in (allauth's forms) and the apps' (allauth headless) bo
 from __future__ import annotations
 
 import math
+import sys
 import time
 from typing import Any
 
@@ -25,6 +27,14 @@ RESERVED_USERNAME = "Usernames starting with “guest-” or “deleted-” are 
 # Set on a request whose log-in was refused by the failed-login limit: seconds to wait.
 # RetryAfterMiddleware (greycircle.api.middleware) turns the answer into a 429 with Retry-After.
 RETRY_AFTER_ATTRIBUTE = "rate_limited_retry_after"
+CONSOLE_EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+CONFIRMATION_MAILS = ("account/email/email_confirmation", "account/email/email_confirmation_signup")
+
+
+def confirmation_notice(email: str, url: str) -> str:
+    """The lines that point out a confirmation link among a server's console output."""
+    rule = "=" * 72
+    return f"\n{rule}\n  To confirm {email}, open:\n  {url}\n{rule}\n\n"
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -75,6 +85,19 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow and lookalike_exists(username):
             raise self.validation_error("username_lookalike")
         return username
+
+    # --- Mail ---------------------------------------------------------------------------------
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        super().send_mail(template_prefix, email, context)
+        if (
+            template_prefix in CONFIRMATION_MAILS
+            and settings.EMAIL_BACKEND == CONSOLE_EMAIL_BACKEND
+        ):
+            # A local site prints its mail on the console, among the access log: the newcomer
+            # who just signed up finds the link to confirm their address set apart after it.
+            sys.stdout.write(confirmation_notice(email, context["activate_url"]))
+            sys.stdout.flush()
 
     # --- Client address -----------------------------------------------------------------------
 

@@ -23,11 +23,16 @@ killing any still alive at `SUPERVISOR_DEADLINE`.
         --lifespan on --timeout-graceful-shutdown 7 --workers 2
 
 (`greycircle.server:application_with_tasks` also runs the task worker in every server process.)
+
+The access log leaves out requests for static files (`log_static=False`, the default): a page
+loads a dozen of them, and they buried what a newcomer looks for on the console of `make run`
+(the sign-up confirmation link, printed by the console e-mail backend).
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import os
 import socket
@@ -37,6 +42,7 @@ from typing import Any
 
 import uvicorn
 from asgiref.sync import sync_to_async
+from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.supervisors.multiprocess import Multiprocess
 
@@ -216,6 +222,44 @@ class GracefulMultiprocess(Multiprocess):
                 process.process.join()
 
 
+def site_url_for(*, host: str, port: int) -> str:
+    """The address of a server listening on `host`:`port`, as a browser on this machine reaches
+    it: the embedded site's SITE_URL when none is set (a server listening on every address is
+    reached at 127.0.0.1)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+class SkipPaths(logging.Filter):
+    """Drops the access log's lines of requests whose path starts with `prefix`."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # uvicorn's access record: (client, method, path with query, HTTP version, status).
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str):
+            return not args[2].startswith(self.prefix)
+        return True
+
+
+def log_config(*, log_static: bool) -> dict[str, Any]:
+    """uvicorn's logging set-up, without the static files' requests unless `log_static`."""
+    from django.conf import settings
+
+    logging_config = copy.deepcopy(LOGGING_CONFIG)
+    if not log_static:
+        prefix = "/" + settings.STATIC_URL.lstrip("/")
+        logging_config["filters"] = {"static": {"()": SkipPaths, "prefix": prefix}}
+        logging_config["handlers"]["access"]["filters"] = ["static"]
+    return logging_config
+
+
 def config(
     *,
     host: str = "127.0.0.1",
@@ -225,6 +269,7 @@ def config(
     proxy_headers: bool = False,
     forwarded_allow_ips: str | None = None,
     access_log: bool = True,
+    log_static: bool = False,
     graceful_timeout: int = GRACEFUL_TIMEOUT,
 ) -> uvicorn.Config:
     return uvicorn.Config(
@@ -239,6 +284,7 @@ def config(
         proxy_headers=proxy_headers,
         forwarded_allow_ips=forwarded_allow_ips,
         access_log=access_log,
+        log_config=log_config(log_static=log_static),
     )
 
 

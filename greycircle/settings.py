@@ -268,7 +268,8 @@ globals().update(_email_settings(os.environ.get("EMAIL_URL", "")))
 DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", "Grey Circle Games <noreply@greycircle.games>"
 )
-# The site's address as players reach it, for the links in e-mail (no trailing slash).
+# The site's address as players reach it, for the links in e-mail (no trailing slash). Unset,
+# `manage.py serve` sets it to the host and port it serves on.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # --- REST API --------------------------------------------------------------------------------

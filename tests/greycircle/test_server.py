@@ -1,4 +1,5 @@
-"""Graceful shutdown of `manage.py serve` (issue 8, item 4), with real server processes.
+"""`manage.py serve` with real server processes: graceful shutdown (issue 8, item 4), and what the
+embedded site prints on its console (issue 19, item 12).
 
 Each test starts the real command in a child process on the test database (PostgreSQL or the
 SQLite test file, through DATABASE_URL; REDIS_URL is passed on as it is), sends it SIGTERM and
@@ -251,7 +252,9 @@ def test_sigterm_closes_every_websocket_with_1001_and_the_server_exits_within_10
     assert codes == [GOING_AWAY] * len(sockets), server.log()
     server.wait_exit()
     if connections["default"].vendor == "postgresql":
-        deadline = time.monotonic() + 2
+        # The server's backends end once PostgreSQL sees its connections close: soon, but not
+        # at once on a busy machine.
+        deadline = time.monotonic() + 30
         while _server_connections_to_postgresql() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _server_connections_to_postgresql() == 0
@@ -329,3 +332,84 @@ def test_sigterm_to_the_supervisor_of_two_workers_stops_them_all_within_10_s(ser
     server.wait_exit()
     left = [pid for pid in workers if not _process_gone(pid)]
     assert not left, f"worker processes {left} outlived the supervisor.\n{server.log()}"
+
+
+# --- The embedded site's console (issue 19, item 12) ------------------------------------------
+
+
+def _get(server: Server, path: str) -> int:
+    connection = http.client.HTTPConnection(HOST, server.port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def _wait_for_log(server: Server, text: str) -> str:
+    """The server's log once it contains `text`."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while text not in server.log():
+        if server.process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"{text!r} never appeared in the log.\n{server.log()}")
+        time.sleep(0.05)
+    return server.log()
+
+
+@pytest.fixture
+def embedded(monkeypatch):
+    """The embedded default's environment: no SITE_URL, mail printed on the console."""
+    monkeypatch.delenv("SITE_URL", raising=False)
+    monkeypatch.setenv("EMAIL_URL", "console://")
+
+
+def test_without_site_url_mail_links_lead_to_the_port_it_serves_on(embedded, serve):
+    from tests.notifications.conftest import verify
+
+    alice, bob = UserFactory(), UserFactory()
+    verify(alice)
+    server = serve()  # a free port, never 8000
+
+    status, _ = _api(
+        server, "POST", "/api/v1/friends/requests/", _log_in(server, bob.username),
+        {"username": alice.username},
+    )  # fmt: skip
+
+    assert status == 201
+    log = _wait_for_log(server, f"Subject: {bob.username} wants to be your friend")
+    assert f"http://{HOST}:{server.port}/friends/" in log
+    assert ":8000/" not in log
+
+
+def test_the_sign_up_confirmation_link_is_set_apart_on_the_console(embedded, serve):
+    server = serve()
+    connection = http.client.HTTPConnection(HOST, server.port, timeout=10)
+    connection.request(
+        "POST",
+        "/_allauth/app/v1/auth/signup",
+        body=json.dumps(
+            {"username": "newcomer", "email": "newcomer@example.com", "password": "x-Pa55word!"}
+        ),
+        headers={"Content-Type": "application/json"},
+    )
+    assert connection.getresponse().status in (200, 401)  # signed up; the address unconfirmed
+    connection.close()
+
+    log = _wait_for_log(server, "To confirm newcomer@example.com, open:")
+    notice = log.split("To confirm newcomer@example.com, open:\n", 1)[1].splitlines()
+    assert notice[0].strip().startswith(f"http://{HOST}:{server.port}/accounts/confirm-email/")
+    assert notice[1] == "=" * 72
+
+
+def test_static_files_stay_out_of_the_access_log_unless_asked_for(serve):
+    quiet, verbose = serve(), serve("--log-static")
+    for server in (quiet, verbose):
+        _get(server, "/static/frontend/site.css")
+        _get(server, "/about/")
+
+    for server in (quiet, verbose):
+        _wait_for_log(server, '"GET /about/ HTTP/1.1"')
+    assert "/static/" not in quiet.log()
+    assert '"GET /static/frontend/site.css HTTP/1.1"' in verbose.log()

@@ -32,3 +32,8 @@ class Command(BaseCommand):
             # A verified address, so that the e-mail they asked for is printed on the console.
             if not EmailAddress.objects.filter(user=user).exists():
                 EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+        players = ", ".join(username for username, _, staff in DEMO_USERS if not staff)
+        staff = ", ".join(username for username, _, staff in DEMO_USERS if staff)
+        self.stdout.write(
+            f"Demo logins (password '{DEMO_PASSWORD}'): {players}; {staff} (staff, also /admin/)"
+        )

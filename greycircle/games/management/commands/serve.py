@@ -5,6 +5,9 @@ Production runs `serve --workers N --no-tasks` and `games_worker` as separate pr
 PostgreSQL and Redis; without Redis, live updates cannot cross processes, so `make run` keeps the
 task worker in the one server process.
 
+Without SITE_URL in the environment (the embedded default), the links in e-mail lead to the host
+and port it serves on: `make run PORT=8100` mails links to port 8100.
+
 SIGTERM (or Ctrl-C) stops it gracefully: no new connections, in-flight requests finish, WebSockets
 close with 1001, and every process is gone within 10 s.
 """
@@ -12,6 +15,7 @@ close with 1001, and every process is gone within 10 s.
 from __future__ import annotations
 
 import contextlib
+import os
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -57,6 +61,11 @@ class Command(BaseCommand):
             help="seconds in-flight requests may run after SIGTERM (default 7; keep it under 9)",
         )
         parser.add_argument("--no-access-log", action="store_false", dest="access_log")
+        parser.add_argument(
+            "--log-static",
+            action="store_true",
+            help="log the requests for static files too (left out of the access log by default)",
+        )
 
     def handle(
         self,
@@ -69,6 +78,7 @@ class Command(BaseCommand):
         forwarded_allow_ips: str | None,
         graceful_timeout: int | None,
         access_log: bool,
+        log_static: bool,
         **options,
     ) -> None:
         from greycircle import server
@@ -81,6 +91,10 @@ class Command(BaseCommand):
                 "played in one worker process reaches only the sockets of that process. Set "
                 "REDIS_URL, or serve with one worker."
             )
+        if not os.environ.get("SITE_URL"):
+            # This process's task worker reads the setting; the processes of --workers start
+            # afresh and read the environment.
+            os.environ["SITE_URL"] = settings.SITE_URL = server.site_url_for(host=host, port=port)
         if graceful_timeout is None:
             graceful_timeout = server.GRACEFUL_TIMEOUT
         config = server.config(
@@ -91,6 +105,7 @@ class Command(BaseCommand):
             proxy_headers=proxy_headers,
             forwarded_allow_ips=forwarded_allow_ips,
             access_log=access_log,
+            log_static=log_static,
             graceful_timeout=graceful_timeout,
         )
         # uvicorn raises Ctrl-C again once it has stopped gracefully.
