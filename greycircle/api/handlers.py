@@ -3,18 +3,24 @@
 Errors raised inside a DRF view go through `greycircle.api.errors.exception_handler`; these views
 answer what never reaches one: a path the URL resolver cannot match (`/api/v1/games/abc/`), a
 `SuspiciousOperation`, an exception DRF leaves alone. Under the API prefixes an app gets JSON it
-can parse; everywhere else people get Django's HTML pages.
+can parse; everywhere else people get the site's pages (templates 404.html, 500.html: the site's
+navigation around a short message).
 """
 
 from __future__ import annotations
 
+import logging
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
 from greycircle.api.errors import DEFAULT_CODES, error_body
 
 API_PREFIXES = ("/api/", "/_allauth/")
+
+logger = logging.getLogger(__name__)
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -56,4 +62,11 @@ def api_path_not_found(request: HttpRequest, path: str) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return _json(500, "Something went wrong on our side; the error has been logged.")
-    return defaults.server_error(request)
+    try:
+        # The page with the user's own navigation (their session, their unread count)...
+        return render(request, "500.html", status=500)
+    except Exception:
+        # ...unless what failed reads what the navigation needs (the database): then the page as
+        # a visitor sees it, rendered without the request, so it needs nothing that could fail.
+        logger.warning("the error page could not show the user's navigation", exc_info=True)
+        return defaults.server_error(request)

@@ -1,6 +1,7 @@
 """Every API error is JSON in one shape, also those Django answers before any API view runs."""
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +22,53 @@ def test_a_page_that_does_not_exist_is_still_html(client):
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_page_that_does_not_exist_is_the_sites_own_with_its_navigation(alice, client_for):
+    visitor = Client().get("/no-such-page/").content.decode()
+    player = client_for(alice).get("/no-such-page/").content.decode()
+
+    for page in (visitor, player):
+        assert "<title>Page not found · Grey Circle Games</title>" in page
+        assert '<nav class="site-nav" aria-label="Main">' in page
+        assert '<h1 class="page-title" id="error-title">Page not found</h1>' in page
+        assert "frontend/errors.css" in page
+    assert ">Log in</a>" in visitor
+    assert ">My games</a>" in player
+    assert ">Log out</button>" in player
+
+
+def test_a_crash_outside_the_api_is_the_sites_page_with_the_users_navigation(alice, rf):
+    from greycircle.api.handlers import server_error
+
+    request = rf.get("/games/1/")
+    request.user = alice
+
+    page = server_error(request).content.decode()
+
+    assert "<title>Something went wrong · Grey Circle Games</title>" in page
+    assert '<nav class="site-nav" aria-label="Main">' in page
+    assert ">Log out</button>" in page
+
+
+def test_the_error_page_needs_no_database_when_that_is_what_failed(rf):
+    from django.db import OperationalError
+    from django.utils.functional import SimpleLazyObject
+
+    from greycircle.api.handlers import server_error
+
+    def user():
+        raise OperationalError("the database is down")
+
+    request = rf.get("/games/1/")
+    request.user = SimpleLazyObject(user)  # as the session's user is read: lazily
+
+    response = server_error(request)
+
+    assert response.status_code == 500
+    page = response.content.decode()
+    assert '<h1 class="page-title" id="error-title">Something went wrong</h1>' in page
+    assert ">Log in</a>" in page  # a visitor's navigation: nothing read from the database
 
 
 def test_a_crash_in_the_api_answers_json_500(alice, client_for, monkeypatch):
