@@ -1,5 +1,5 @@
 """The site's allauth adapter: look-alike usernames, failed-login limits, the client's address,
-and the confirmation link on the console of a local site.
+mail that names the site, and the confirmation link on the console of a local site.
 
 Browser sign-up and log-in (allauth's forms) and the apps' (allauth headless) both go through it.
 """
@@ -12,9 +12,11 @@ import time
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.internal import ratelimit
 from django.conf import settings
+from django.contrib.sites.requests import RequestSite
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
@@ -89,7 +91,11 @@ class AccountAdapter(DefaultAccountAdapter):
     # --- Mail ---------------------------------------------------------------------------------
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
-        super().send_mail(template_prefix, email, context)
+        # allauth's mails say "Hello from {site name}": the site's name, not the host it was
+        # reached at, which is all a RequestSite knows (subjects: ACCOUNT_EMAIL_SUBJECT_PREFIX).
+        site = RequestSite(allauth_context.request)
+        site.name = settings.SITE_NAME
+        super().send_mail(template_prefix, email, {"current_site": site, **context})
         if (
             template_prefix in CONFIRMATION_MAILS
             and settings.EMAIL_BACKEND == CONSOLE_EMAIL_BACKEND

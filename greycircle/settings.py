@@ -228,6 +228,9 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # NFKC usernames, no look-alikes (accounts.usernames); failed log-ins counted per address and
 # per (address, login) so nobody can lock an owner out; the client address as DRF sees it.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# allauth's mails name the site by this (not by the host it was reached at; no Sites framework).
+SITE_NAME = "Grey Circle Games"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 ACCOUNT_RATE_LIMITS = {
     # Per client address: 10 a minute, 60 an hour; per address and login: 5 in 5 minutes.
     "login_failed": "10/m/ip,60/h/ip,5/5m/key",
