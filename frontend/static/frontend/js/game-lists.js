@@ -1,0 +1,95 @@
+// The player's game lists (the home page, "My games") follow their stream (ws/me/), as the unread
+// badge does: when a notification about a game arrives, the page fetches itself again and puts the
+// server's new lists in place of the old ones ([data-live-lists] elements, matched by value), so
+// the lists never say "Waiting on you: none" under a badge that says otherwise.
+//
+// notifications.js owns the socket and hands every frame on as a "greycircle:me" event. One fetch
+// at a time: frames that arrive meanwhile make one more fetch when it is done, never a queue of
+// them. Nothing is fetched on a timer.
+
+const lists = () => document.querySelectorAll("[data-live-lists]");
+
+// Frames are missed while the socket is down: after a reconnect ("hello" again) the page catches
+// up once. The first "hello" follows the page's own render, which is current.
+let helloSeen = false;
+let fetching = false;
+let again = false;
+
+/** Where the keyboard was inside a list, so it can be put back after the lists are replaced. */
+function focusWithin(container) {
+  const active = document.activeElement;
+  if (!active || !container.contains(active) || active === container) return null;
+  const item = active.closest("[data-game-id]");
+  return {
+    gameId: item?.dataset.gameId ?? null,
+    href: active.getAttribute("href"),
+    tag: active.tagName,
+  };
+}
+
+function focusAgain(container, where) {
+  if (!where) return;
+  const scope = where.gameId
+    ? container.querySelector(`[data-game-id="${CSS.escape(where.gameId)}"]`)
+    : container;
+  if (!scope) return;
+  const candidates = [...scope.querySelectorAll(where.tag)];
+  const same = candidates.find((element) => element.getAttribute("href") === where.href);
+  (same ?? candidates[0])?.focus();
+}
+
+function replace(fresh) {
+  for (const container of lists()) {
+    const name = container.dataset.liveLists;
+    const update = [...fresh.querySelectorAll("[data-live-lists]")].find(
+      (element) => element.dataset.liveLists === name,
+    );
+    if (!update) continue;
+    const where = focusWithin(container);
+    container.replaceChildren(...[...update.childNodes].map((node) => document.importNode(node, true)));
+    focusAgain(container, where);
+  }
+}
+
+async function refresh() {
+  if (fetching) {
+    again = true;
+    return;
+  }
+  fetching = true;
+  try {
+    const response = await fetch(location.href, {
+      credentials: "same-origin",
+      headers: { Accept: "text/html" },
+    });
+    // Signed out meanwhile (a redirect to the log-in page) or an error: keep what is shown.
+    if (response.ok && !response.redirected) {
+      replace(new DOMParser().parseFromString(await response.text(), "text/html"));
+    }
+  } catch (error) {
+    console.warn("Could not refresh the game lists.", error);
+  } finally {
+    fetching = false;
+    if (again) {
+      again = false;
+      refresh();
+    }
+  }
+}
+
+window.addEventListener("greycircle:me", (event) => {
+  const message = event.detail;
+  if (message.type === "hello") {
+    if (helloSeen) refresh();
+    helloSeen = true;
+    // The lists follow the stream from now on (tests wait for it before changing a game).
+    for (const container of lists()) container.dataset.live = "true";
+  } else if (message.type === "notification" && message.notification?.game != null) {
+    refresh();
+  }
+});
+
+// A page brought back from the browser's back-forward cache shows the lists of when it was left.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) refresh();
+});
