@@ -24,6 +24,7 @@ class CirclesConfig(AppConfig):
                 log_entry_serializer=serializers.CirclesMoveLogEntrySerializer,
                 rules_template="circles/rules.html",
                 rules_context=rules_context,
+                outcome_reasons={"more_discs": "on discs", "tie": ""},
                 analysis=registry.GameAnalysis(
                     get=services.analysis_get,
                     request=services.analysis_request,

@@ -26,5 +26,10 @@ class CirKisConfig(AppConfig):
                 log_entry_serializer=serializers.CirKisMoveLogEntrySerializer,
                 rules_template="cirkis/rules.html",
                 rules_context=rules_context,
+                outcome_reasons={
+                    "target": "by reaching the target",
+                    "went_out": "by going out",
+                    "blocked": "when nobody could play",
+                },
             )
         )

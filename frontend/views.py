@@ -14,7 +14,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from frontend.forms import FRIEND, NewGameForm
-from greycircle.games import deadlines, registry, selectors, services
+from greycircle.games import deadlines, registry, results, selectors, services
 from greycircle.games.errors import GameError, GameNotFound
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
@@ -129,6 +129,7 @@ def about(request: HttpRequest) -> HttpResponse:
 
 def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
     you = selectors.seat_index_for(game=game, viewer=viewer)
+    seats = selectors.seats_json(game=game)
     return {
         "id": game.pk,
         "unlisted": game.unlisted,
@@ -136,8 +137,11 @@ def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
         "title": _kind_title(game.kind),
         "status": game.status,
         "status_label": game.get_status_display(),
-        "seats": selectors.seats_json(game=game),
+        "seats": seats,
         "you": you,
+        "result": results.game_result_for(
+            kind=game.kind, status=game.status, outcome=game.outcome, seats=seats, you=you
+        ),
         "your_turn": game.status == GameStatus.ACTIVE
         and you is not None
         and game.to_move == you

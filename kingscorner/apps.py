@@ -26,5 +26,6 @@ class KingsCornerConfig(AppConfig):
                 log_entry_serializer=serializers.KingsCornerMoveLogEntrySerializer,
                 rules_template="kingscorner/rules.html",
                 rules_context=rules_context,
+                outcome_reasons={"went_out": "by going out", "stalemate": "at a stalemate"},
             )
         )

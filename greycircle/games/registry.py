@@ -6,8 +6,8 @@ never imports a game app directly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from greycircle.games.engine import ComputerPlayer, Rules
@@ -62,6 +62,9 @@ class GameKind:
     rules_context: Callable[[], dict[str, Any]] | None = None
     # The kind's analysis of games that are over (`/api/v1/games/{id}/analysis/`), if it has one.
     analysis: GameAnalysis | None = None
+    # How the kind's outcome reasons end a sentence ("You won 38-26 on discs"): reason -> words;
+    # "" for a reason that needs none (a tie). Game lists and profiles word results with them.
+    outcome_reasons: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:

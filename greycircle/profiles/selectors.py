@@ -1,7 +1,8 @@
 """A player's public profile: statistics per game kind, head-to-head, recent games.
 
 Statistics count finished games only (not aborted or withdrawn ones). From a player's side a game
-is won when they are its only winner, tied when nobody won or they shared the win, lost otherwise.
+is won when they are its only winner, tied when nobody won or they shared the win, lost otherwise
+(greycircle.games.results.seat_result, which the game lists word results with too).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from accounts.models import User
 from accounts.selectors import is_blocked_between, username_key, users_by_username
 from greycircle.games import registry, selectors
 from greycircle.games.models import GameStatus, Seat
+from greycircle.games.results import seat_result
 from greycircle.notifications.presence import user_is_online
 from greycircle.ratings.selectors import ratings_of
 
@@ -30,13 +32,6 @@ def profile_user_for(*, username: str, viewer: Any) -> User | None:
     if viewer.is_authenticated and viewer.pk != user.pk and is_blocked_between(a=viewer, b=user):
         return None
     return user
-
-
-def _result(seat: int, outcome: dict[str, Any]) -> str:
-    winners = outcome.get("winners") or []
-    if seat in winners:
-        return "won" if len(winners) == 1 else "tied"
-    return "tied" if not winners else "lost"
 
 
 def _tally() -> dict[str, int]:
@@ -80,7 +75,7 @@ def profile_statistics(*, user: User, viewer: Any) -> list[dict[str, Any]]:
             },
         )
         outcome = outcome or {}
-        result = _result(index, outcome)
+        result = seat_result(seat=index, outcome=outcome)
         _count(stats["all"], result)
         seated = others[game_id]
         if any(other is not None for _, other, _ in seated):
@@ -90,7 +85,7 @@ def profile_statistics(*, user: User, viewer: Any) -> list[dict[str, Any]]:
             _count(stats["against_computer"][strongest], result)
         for other_index, other, _ in seated:
             if rivals and other == viewer.pk:
-                _count(stats["head_to_head"], _result(other_index, outcome))
+                _count(stats["head_to_head"], seat_result(seat=other_index, outcome=outcome))
     ratings = ratings_of(user=user)
     return [
         {

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from greycircle.games import registry
+from greycircle.games import registry, results
 from greycircle.games.models import GameStatus
 from greycircle.profiles import selectors
 
@@ -25,6 +25,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "your_turn": game["status"] == GameStatus.ACTIVE
             and game["you"] is not None
             and game["to_move"] == game["you"],
+            "result": results.game_result_for(
+                kind=game["kind"],
+                status=game["status"],
+                outcome=game["outcome"],
+                seats=game["seats"],
+                you=game["you"],
+            ),
         }
         for game in profile["recent_games"]
     ]
