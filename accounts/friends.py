@@ -10,8 +10,10 @@ Choices:
 - Only pending requests are stored: accepting, declining or cancelling deletes the request, and
   declining tells the sender nothing (their request just stops being pending).
 - A block works both ways: neither user can ask the other, and blocking ends their friendship and
-  deletes pending requests either way. The blocked user is not told; a request they try to send is
-  refused with a message that does not say why beyond "you cannot".
+  deletes pending requests either way; neither can join, accept or be seated in a game with the
+  other, and a table not yet started where both hold a seat loses one of them. The blocked user
+  is not told; a request they try to send is refused with a message that does not say why
+  beyond "you cannot".
 - Every attempt to send a request (refused ones too, so probing usernames is limited as well)
   counts against the sender's allowance: `FRIEND_REQUEST_LIMIT` per `FRIEND_REQUEST_WINDOW`.
 """
@@ -33,6 +35,7 @@ from accounts.errors import (
     AccountRateLimited,
 )
 from accounts.models import Block, FriendRequest, Friendship, User
+from accounts.signals import user_blocked
 from greycircle.api.errors import shorten
 from greycircle.games import events
 
@@ -144,7 +147,8 @@ def friend_remove(*, user: User, friend_id: int) -> None:
 
 
 def user_block(*, blocker: User, username: str) -> Block:
-    """Block the user called `username`: ends your friendship and any request between you."""
+    """Block the user called `username`: ends your friendship and any request between you, and
+    parts you at every table that has not started (`signals.user_blocked`)."""
     blocked = _user_called(username)
     if blocked.pk == blocker.pk:
         raise AccountInvalid("cannot_block_yourself", "You cannot block yourself.")
@@ -157,6 +161,7 @@ def user_block(*, blocker: User, username: str) -> Block:
         FriendRequest.objects.filter(
             _pair_q("from_user", "to_user", blocker.pk, blocked.pk)
         ).delete()
+        user_blocked.send(sender=User, blocker=blocker, blocked=blocked)
     return block
 
 

@@ -109,6 +109,14 @@ def blocked_user_ids(*, user: UserOrId) -> set[int]:
     return {other for pair in pairs for other in pair if other != uid}
 
 
+def is_blocked_among(*, users: Iterable[UserOrId]) -> bool:
+    """Whether a block stands between any two of `users` (one query)."""
+    ids = {_id(user) for user in users}
+    if len(ids) < 2:
+        return False
+    return Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).exists()
+
+
 def block_between(*, user: UserOrId, other: Any) -> Exists:
     """Whether a block stands between `user` and `other` (a user id or an `OuterRef` to one),
     either way round: an expression for filtering lists without a query of its own."""

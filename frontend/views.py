@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
@@ -19,6 +20,9 @@ from greycircle.games.errors import GameError, GameNotFound
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
 from greycircle.notifications.services import notifications_read_for_game
+
+# A link key is 22 characters (greycircle.games.models.new_link_key); nothing longer is compared.
+LINK_KEY_MAX = 64
 
 # The home page shows this many games of each list, with a link to the rest.
 HOME_LIST_LIMIT = 5
@@ -220,12 +224,29 @@ def play(request: HttpRequest) -> HttpResponse:
     )
 
 
+def link_key_of(request: HttpRequest) -> str:
+    """The unlisted game's link key the page was opened with (`?key=`), if any."""
+    key = request.GET.get("key", "") or request.POST.get("key", "")
+    return key if len(key) <= LINK_KEY_MAX else ""
+
+
+def game_for_page(request: HttpRequest, game_id: int) -> Game:
+    """The game of a page about it, if the viewer may see it (`selectors.game_visible_to`);
+    else 404, as for an id that was never used."""
+    found = selectors.game_get(game_id=game_id)
+    if found is None or not selectors.game_visible_to(
+        game=found, viewer=request.user, key=link_key_of(request)
+    ):
+        raise Http404("No such game.")
+    return found
+
+
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     """Take an open seat (from the lobby or the game's own page), then show the game."""
     try:
-        services.game_join(game_id=game_id, user=request.user)
+        services.game_join(game_id=game_id, user=request.user, key=link_key_of(request))
     except GameNotFound as error:
         messages.error(request, error.detail)
         return redirect("play")
@@ -238,9 +259,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @ensure_csrf_cookie
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live game page: the first envelope is in the page; the socket brings the rest."""
-    found = selectors.game_get(game_id=game_id)
-    if found is None:
-        raise Http404("No such game.")
+    found = game_for_page(request, game_id)
     # Opening a game reads its notifications (the page's tab title counts only the others).
     notifications_read_for_game(user=request.user, game_id=found.pk)
     envelope = selectors.game_view_for(game=found, viewer=request.user)
@@ -252,6 +271,13 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             "game": found,
             "title": _kind_title(found.kind),
             "envelope": envelope,
+            "link_key": link_key_of(request),
+            # An unlisted game's players see the link to pass on.
+            "share_url": request.build_absolute_uri(
+                f"{reverse('game', args=[found.pk])}?key={envelope['link_key']}"
+            )
+            if envelope["link_key"]
+            else None,
             "kind_data": game_kind.client_data() if game_kind.client_data else None,
             "client": {
                 "username": request.user.username,

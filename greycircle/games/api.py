@@ -57,7 +57,21 @@ THROTTLE_SCOPES = {
     ("moves", "POST"): "moves",
 }
 
-NOT_FOUND = {404: error_response("No such game.", "not_found")}
+NOT_FOUND = {
+    404: error_response(
+        "No such game, or not one you may see (unlisted without its `key`, or across a block).",
+        "not_found",
+    )
+}
+# A link key is 22 characters (greycircle.games.models.new_link_key); nothing longer is compared.
+LINK_KEY_MAX = 64
+LINK_KEY = OpenApiParameter(
+    "key",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    description="An unlisted game's link key (the envelope's `link_key`, in the link its players "
+    "share): without it, only the game's players see an unlisted game.",
+)
 ETAG_HEADER = OpenApiParameter(
     "ETag",
     OpenApiTypes.STR,
@@ -98,6 +112,12 @@ def _query(request: Request, *, serializer_class: type[Serializer]) -> dict[str,
     return serializer.validated_data
 
 
+def _link_key(request: Request) -> str:
+    """The unlisted game's link key the client sent (`?key=`), if any."""
+    key = request.query_params.get("key", "")
+    return key if len(key) <= LINK_KEY_MAX else ""
+
+
 def _none_match(request: Request, etag: str) -> bool:
     """Whether `If-None-Match` names `etag`: compared weakly (RFC 9110, W/"x" is "x"), and `*`
     names any."""
@@ -115,8 +135,12 @@ class GameViewSet(viewsets.GenericViewSet):
         return Game.objects.none()
 
     def _game(self) -> Game:
+        """The game of the path, if the viewer may see it (`selectors.game_visible_to`); else
+        404, the same answer as for an id that was never used."""
         game = selectors.game_get(game_id=int(self.kwargs["pk"]))
-        if game is None:
+        if game is None or not selectors.game_visible_to(
+            game=game, viewer=self.request.user, key=_link_key(self.request)
+        ):
             raise Http404
         return game
 
@@ -239,6 +263,7 @@ class GameViewSet(viewsets.GenericViewSet):
                 description="The `ETag` of the envelope you have.",
             ),
             ETAG_HEADER,
+            LINK_KEY,
         ],
         responses={
             200: GameEnvelopeSerializer,
@@ -257,6 +282,7 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="The game's record",
         description="The moves so far in the kind's notation (Circles: 'c5d6c3...'). Import a "
         "record by starting a game with `record`.",
+        parameters=[LINK_KEY],
         responses={
             200: RecordSerializer,
             400: error_response("This kind has no record notation.", "no_record_notation"),
@@ -276,6 +302,7 @@ class GameViewSet(viewsets.GenericViewSet):
         description="Only for a game that is over. Every step from the start, each as you "
         "could see it at that moment (your seat's view then, or a spectator's), with the move "
         "that led to it as the log shows it to you.",
+        parameters=[LINK_KEY],
         responses={
             200: GameReplaySerializer,
             400: error_response(
@@ -293,25 +320,55 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="The engine's analysis of the game",
         description="Kinds with an analysis only (Circles). As it stands: `not_requested` "
         "until somebody asks for it with `POST`.",
+        parameters=[LINK_KEY],
         responses={200: GameAnalysisSerializer, **ANALYSIS_ERRORS},
     )
     @extend_schema(
         methods=["POST"],
         summary="Ask for the engine's analysis of the game",
-        description="Queues the analysis once (again if it failed): it is computed in the "
-        "background and kept. Answers it as it stands; `GET` it until `status` is `ready`.",
+        description="The game's players and staff only. Queues the analysis once (again if it "
+        "failed): it is computed in the background, behind every computer's turn, and kept. "
+        "Answers it as it stands; `GET` it until `status` is `ready`. Asking for an analysis "
+        "that somebody already asked for is free; otherwise each player may have 2 in progress "
+        "at once and ask for 10 in any 24 hours (Circles).",
+        parameters=[LINK_KEY],
         request=None,
-        responses={200: GameAnalysisSerializer, **ANALYSIS_ERRORS},
+        responses={
+            200: GameAnalysisSerializer,
+            **ANALYSIS_ERRORS,
+            403: error_response("You are not playing in this game.", "not_a_player"),
+            429: error_response(
+                "Too many analyses in progress, or asked for today: wait the seconds in "
+                "`Retry-After` (also in the body's `retry_after`).",
+                "too_many_analyses",
+            ),
+        },
     )
     @action(detail=True, methods=["get", "post"])
     def analysis(self, request: Request, pk: str) -> Response:
         game = self._game()
-        if request.method == "POST":
-            return Response(replays.analysis_request(game=game))
-        return Response(replays.analysis_get(game=game))
+        if request.method != "POST":
+            return Response(replays.analysis_get(game=game))
+        try:
+            return Response(replays.analysis_request(game=game, user=request.user))
+        except GameInvalid as refusal:
+            if refusal.code != "too_many_analyses":
+                raise
+            # A limit, like a throttle: 429 with Retry-After (DRF sets it from `wait`).
+            too_many = ApiError(
+                code=refusal.code,
+                detail=refusal.detail,
+                status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+                extra=refusal.extra,
+            )
+            too_many.wait = refusal.extra["retry_after"]
+            raise too_many from refusal
 
     @extend_schema(
         summary="Take an open seat",
+        description="An unlisted game's seat needs its link `key`; nobody joins a game in which "
+        "someone has a block with them (either way round): that game is not found.",
+        parameters=[LINK_KEY],
         request=None,
         responses={
             200: GameEnvelopeSerializer,
@@ -321,7 +378,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        game = services.game_join(game_id=int(pk), user=request.user)
+        game = services.game_join(game_id=int(pk), user=request.user, key=_link_key(request))
         return self._envelope(game)
 
     @extend_schema(
@@ -453,7 +510,7 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="The move log as I may see it",
         description="The whole log, oldest first, as a plain list (not paginated); with "
         "`after`, only the newer entries.",
-        parameters=[MovesQuerySerializer],
+        parameters=[MovesQuerySerializer, LINK_KEY],
         responses={200: MoveLogEntrySerializer(many=True), **BAD_FILTER, **NOT_FOUND},
     )
     @extend_schema(

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -7,4 +9,13 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from accounts.signals import user_blocked
         from greycircle.games import schema  # noqa: F401  (registers the schema extensions)
+
+        user_blocked.connect(_part_across_block, dispatch_uid="games.seats_part_across_block")
+
+
+def _part_across_block(sender: Any, *, blocker: Any, blocked: Any, **kwargs: Any) -> None:
+    from greycircle.games.invitations import seats_part_across_block
+
+    seats_part_across_block(blocker=blocker, blocked=blocked)

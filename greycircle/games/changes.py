@@ -60,9 +60,13 @@ def game_lock(game_id: int) -> Game:
 
 
 def seat_of(game: Game, user: User) -> Seat:
+    """`user`'s seat; refused as "not a player", or as "no such game" to someone who may not
+    even see it (an unlisted game, a block: `selectors.game_visible_to`)."""
     for seat in game.seats.all():
         if seat.user_id == user.pk:
             return seat
+    if not selectors.game_visible_to(game=game, viewer=user):
+        raise GameNotFound("not_found", "No such game.")
     raise GamePermissionDenied("not_a_player", "You are not playing in this game.")
 
 
@@ -103,13 +107,18 @@ def game_start(game: Game, *, seat_count: int) -> None:
     game.version += 1
 
 
-def game_finish(game: Game, outcome: Outcome) -> None:
+def game_finish(game: Game, outcome: Outcome, *, final_move_by: User | None = None) -> None:
+    """`final_move_by`: the person whose move (not stored yet) ends the game, if one does."""
     game.status = GameStatus.FINISHED
     game.outcome = outcome.to_json()
     game.to_move = None
     game.finished_at = timezone.now()
     deadline_reset(game)
-    ratings_record(game=game, winners=outcome.winners)
+    game.outcome["rating"] = ratings_record(
+        game=game,
+        winners=outcome.winners,
+        final_move_by=final_move_by.pk if final_move_by else None,
+    )
 
 
 def deadline_reset(game: Game) -> None:
@@ -166,7 +175,7 @@ def move_apply(
     game.to_move = rules.to_move(after)
     outcome = rules.outcome(after)
     if outcome is not None:
-        game_finish(game, outcome)
+        game_finish(game, outcome, final_move_by=player)
     else:
         deadline_reset(game)
     game.version += 1

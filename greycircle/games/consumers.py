@@ -33,18 +33,17 @@ import functools
 import logging
 import weakref
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
-from django.db.models import OuterRef, Subquery
 from redis.exceptions import RedisError
 
 from greycircle.api.jsonlimits import JsonRejected, json_loads_limited
 from greycircle.games import events, selectors
-from greycircle.games.models import Game, Seat
 from greycircle.notifications import presence
 from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.outages import REDIS_ERRORS, Outage
@@ -57,6 +56,8 @@ FORBIDDEN = 4403
 NOT_FOUND = 4404
 UNAVAILABLE = 4503
 
+# A link key is 22 characters (greycircle.games.models.new_link_key); nothing longer is compared.
+LINK_KEY_MAX = 64
 # Clients only send pings; nothing they may send comes near these.
 MAX_FRAME_BYTES = 4096
 MAX_FRAME_DEPTH = 8
@@ -296,10 +297,14 @@ class GameConsumer(LiveConsumer):
 
     async def join(self, user: Any) -> str | None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        key = _link_key(self.scope)
         found = await run_shared(
-            ("socket-seat", self.game_id, user.pk), _seat_of, self.game_id, user
+            ("socket-seat", self.game_id, user.pk, key),
+            functools.partial(
+                selectors.game_audience_for, game_id=self.game_id, viewer=user, key=key
+            ),
         )
-        if found is None:
+        if found is None:  # no such game, or not one this user may see: the same 4404
             return None
         self.seat = found[0]
         return events.game_group(self.game_id, self.seat)
@@ -317,11 +322,11 @@ class GameConsumer(LiveConsumer):
         await self.send(text_data=message["frame"])
 
 
-def _seat_of(game_id: int, user: Any) -> tuple[int | None] | None:
-    """(the seat `user` holds in the game, or None for a spectator), as `selectors.seat_index_for`
-    finds it; None if there is no such game. One query."""
-    seat = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk).order_by("index")
-    return Game.objects.filter(pk=game_id).values_list(Subquery(seat.values("index")[:1])).first()
+def _link_key(scope: dict[str, Any]) -> str:
+    """The unlisted game's link key the socket was opened with (`?key=`), if any."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    key = query.get("key", [""])[0]
+    return key if len(key) <= LINK_KEY_MAX else ""
 
 
 def _hello(game_id: int, seat: int | None) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.selectors import blocked_user_ids
 from greycircle.games import events
 from greycircle.games.changes import (
     game_committed,
@@ -20,16 +21,30 @@ from greycircle.games.changes import (
     game_withdraw,
 )
 from greycircle.games.errors import GameInvalid, GameNotFound, GamePermissionDenied
-from greycircle.games.models import Game, Invitation, InvitationStatus, OnDecline
+from greycircle.games.models import (
+    Game,
+    GameStatus,
+    Invitation,
+    InvitationStatus,
+    OnDecline,
+    Seat,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 
 def invitation_accept(*, invitation_id: int, user: User) -> Game:
-    """The invitee takes their seat; the game starts if it was the last one it waited for."""
+    """The invitee takes their seat; the game starts if it was the last one it waited for.
+
+    Not at a table where someone seated has a block with the invitee, either way round (a block
+    made after the invitation closes it, `seats_part_across_block`; this holds the line in a
+    race with it)."""
     with transaction.atomic():
         game, invitation = _invitation_lock(invitation_id, user=user, role="invitee")
+        others = {seat.user_id for seat in game.seats.all() if seat.user_id not in (None, user.pk)}
+        if others & blocked_user_ids(user=user):
+            raise GameInvalid("seat_unavailable", "You cannot take this seat any more.")
         invitation.status = InvitationStatus.ACCEPTED
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
@@ -62,6 +77,67 @@ def invitation_cancel(*, invitation_id: int, user: User) -> Game:
     return _invitation_close(
         invitation_id, user=user, role="inviter", status=InvitationStatus.CANCELLED
     )
+
+
+def seats_part_across_block(*, blocker: User, blocked: User) -> list[int]:
+    """Part two users who now have a block between them at every table that has not started
+    where both hold a seat; returns the ids of those games.
+
+    The one who did not set the table up leaves it (if neither did, the one whose seat is only
+    promised, or else the later to sit down): a pending invitation is closed (declined if it was
+    the blocker's, else withdrawn; the seat opens, or the game is cancelled, as its creator
+    chose); a seat taken is opened again. Games in play
+    go on (either may resign); no new one can bring the two together
+    (`services.game_create`, `game_join`, `game_rematch`, `invitation_accept`). Runs inside the
+    block's transaction (accounts.signals.user_blocked), both users' rows locked first.
+    """
+    pair = {blocker.pk, blocked.pk}
+    shared = (
+        Game.objects.filter(status=GameStatus.OPEN, seats__user=blocker)
+        .filter(seats__user=blocked)
+        .values_list("pk", flat=True)
+        .order_by("pk")
+    )
+    parted = []
+    for game_id in list(shared):
+        game = game_lock(game_id)
+        seats = [seat for seat in game.seats.all() if seat.user_id in pair]
+        if game.status != GameStatus.OPEN or len(seats) != 2:
+            continue
+        leaving = _seat_to_leave(game, seats, blocked=blocked)
+        pending = game.invitations.filter(
+            invitee_id=leaving.user_id, status=InvitationStatus.PENDING
+        ).first()
+        if pending is not None:
+            # The blocker declines their own invitation; one to the blocked user is withdrawn.
+            declined = leaving.user_id == blocker.pk
+            status = InvitationStatus.DECLINED if declined else InvitationStatus.CANCELLED
+            _invitation_fail(game, pending, status=status)
+        else:
+            leaving.user = None
+            leaving.joined_at = None
+            leaving.save(update_fields=["user", "joined_at"])
+            game.version += 1
+            game.save()
+            transaction.on_commit(lambda game=game: game_committed(game))
+        parted.append(game_id)
+    return parted
+
+
+def _seat_to_leave(game: Game, seats: list[Seat], *, blocked: User) -> Seat:
+    """Of the two seats of a pair parted by a block, the one that gives way (see above): not the
+    creator's, a promised seat before a taken one, the later taken; else the blocked user's."""
+
+    def keeps(seat: Seat) -> tuple[bool, bool, float, bool]:
+        joined = seat.joined_at.timestamp() if seat.joined_at is not None else 0.0
+        return (
+            seat.user_id == game.created_by_id,
+            seat.joined_at is not None,
+            -joined,
+            seat.user_id != blocked.pk,
+        )
+
+    return min(seats, key=keeps)
 
 
 def invitations_expire(*, now: datetime | None = None) -> list[int]:

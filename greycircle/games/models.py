@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import connections, models, router
@@ -11,6 +12,11 @@ from django.db.models import Q
 from django.db.transaction import TransactionManagementError
 
 from greycircle.db_rows import ModelColumns
+
+
+def new_link_key() -> str:
+    """The secret part of an unlisted game's link (`?key=`): 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
 
 
 def new_seed() -> int:
@@ -150,7 +156,11 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     # Seen only by its players and by whoever has its link: never in a list (open, live, ...).
+    # Its link carries `link_key` (`/games/<id>/?key=...`): ids are small sequential numbers, so
+    # an id alone must not open it (greycircle.games.selectors.game_visible_to). Empty for a
+    # listed game.
     unlisted = models.BooleanField(default=False)
+    link_key = models.CharField(max_length=32, blank=True, default="", editable=False)
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
@@ -179,6 +189,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.status})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.unlisted and not self.link_key:
+            self.link_key = new_link_key()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "link_key"}
+        super().save(*args, **kwargs)
 
 
 class Seat(models.Model):

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from django.db import models
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from accounts.selectors import block_between
+from accounts.selectors import block_between, blocked_user_ids
 from greycircle.games import registry
 from greycircle.games.engine import RecordNotation
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
@@ -136,6 +137,8 @@ def _game_view_for_seat(*, game: Game, seat: int | None) -> dict[str, Any]:
     envelope = dict(_once_per_version(game, _SHARED, lambda: _game_shared_view(game=game)))
     envelope["you"] = seat
     envelope["can_claim"] = can_claim_for(game=game, seat=seat)
+    # The players pass an unlisted game's link on; spectators came with it already.
+    envelope["link_key"] = game.link_key if seat is not None and game.unlisted else None
     state = game_state_of(game=game)
     if state is not None:
         envelope["state"] = rules.view(state, seat)
@@ -364,8 +367,56 @@ def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
 
 def game_get(*, game_id: int) -> Game | None:
     """The game with its seats attached, or None; views shape it for each viewer. (Its rematch
-    is read only if it is over: `_rematch_id`.)"""
+    is read only if it is over: `_rematch_id`.) Check `game_visible_to` before showing it."""
     return Game.objects.get_with_seats(game_id)
+
+
+def game_visible_to(*, game: Game, viewer: Any, key: str = "") -> bool:
+    """Whether `viewer` may see `game` (seats attached) at all, given the `key` of the link they
+    followed (`?key=`; "" for none).
+
+    Its players (invited ones included) always may, and staff. Anyone else: not an unlisted game
+    without its link key (ids are sequential, so an id alone proves nothing), and not a game in
+    which someone has a block with them, either way round (as profiles hide across a block).
+    Every read of a game by id asks this; refused, it answers as if there were no such game.
+    """
+    if seat_index_for(game=game, viewer=viewer) is not None:
+        return True
+    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
+        return True
+    if game.unlisted and not link_key_matches(game=game, key=key):
+        return False
+    if viewer is None or not viewer.is_authenticated:
+        return True
+    people = {seat.user_id for seat in game.seats.all() if seat.user_id is not None}
+    return not people & blocked_user_ids(user=viewer)
+
+
+def link_key_matches(*, game: Game, key: str) -> bool:
+    """Whether `key` is `game`'s link key (compared in constant time)."""
+    return bool(key) and bool(game.link_key) and hmac.compare_digest(key, game.link_key)
+
+
+def game_audience_for(*, game_id: int, viewer: Any, key: str = "") -> tuple[int | None] | None:
+    """(the seat `viewer` holds in the game, or None for a spectator), or None if there is no
+    such game or `viewer` may not see it (`game_visible_to`). One query: what a socket that
+    opens needs before it joins its audience."""
+    seats = Seat.objects.filter(game=OuterRef("pk"))
+    seat = seats.filter(user_id=viewer.pk).order_by("index")
+    blocked = seats.filter(block_between(user=viewer, other=OuterRef("user_id")))
+    found = (
+        Game.objects.filter(pk=game_id)
+        .values_list(Subquery(seat.values("index")[:1]), "unlisted", "link_key", Exists(blocked))
+        .first()
+    )
+    if found is None:
+        return None
+    index, unlisted, link_key, across_block = found
+    if index is not None or viewer.is_staff:
+        return (index,)
+    if unlisted and not (key and link_key and hmac.compare_digest(key, link_key)):
+        return None
+    return None if across_block else (None,)
 
 
 def _creator_name(game: Game) -> str | None:

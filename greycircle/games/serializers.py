@@ -18,6 +18,7 @@ from greycircle.games import registry
 from greycircle.games.models import DaysPerMove, GameStatus, InvitationStatus, OnDecline
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
+from greycircle.ratings.serializers import GameRatingSerializer
 
 # AbstractUser.username's length; a longer name cannot be anybody's.
 USERNAME_MAX_LENGTH = 150
@@ -284,6 +285,7 @@ class OutcomeSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     winners = serializers.ListField(child=serializers.IntegerField())
     reason = serializers.CharField()
+    rating = GameRatingSerializer()
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -340,6 +342,12 @@ class GameEnvelopeSerializer(GameSummarySerializer):
         many=True,
         help_text="While the game has not started (or was cancelled before it did): the latest "
         "invitation of each invited seat. The game starts when all are accepted.",
+    )
+    link_key = serializers.CharField(
+        allow_null=True,
+        help_text="An unlisted game's link key, for its players to pass on: anyone else reaches "
+        "the game only by sending it as `?key=` (every `/api/v1/games/{id}/...` read and join, "
+        "`ws/games/{id}/`, the page `/games/{id}/`). Null for a listed game and for spectators.",
     )
 
     state = serializers.DictField(

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.selectors import are_friends, blocked_user_ids
-from greycircle.games import registry, tasks, thinking
+from accounts.selectors import are_friends, blocked_user_ids, is_blocked_among
+from greycircle.games import registry, selectors, tasks, thinking
 from greycircle.games.changes import (
     ai_turn_pending,
     check_can_act,
@@ -36,6 +36,7 @@ from greycircle.games.changes import (
 from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
     GameInvalid,
+    GameNotFound,
     GamePermissionDenied,
 )
 from greycircle.games.models import (
@@ -81,13 +82,13 @@ def game_create(
     Each user seated by `creator` is invited (`Invitation`): they hold the seat, but the game
     starts only when every invitation has been accepted and no seat is open. Only friends of
     `creator`, or users who accept invitations from anyone, can be invited; a declined or expired
-    invitation opens the seat or cancels the game (`on_decline`). A game against computers starts
-    at once; one with open seats waits for players to join. An
-    `unlisted` game is in no list (open tables, live games): only its players and whoever has its
-    link find it. With a `record` (for kinds that have a record notation; every other seat a
-    computer), its moves are replayed into the new game as imported moves, and the game goes on
-    from there. Between people, each has `days_per_move` (1, 3 or 7) for each move
-    (greycircle.games.deadlines).
+    invitation opens the seat or cancels the game (`on_decline`). Nobody is seated with someone
+    on the other side of a block with them. A game against computers starts at once; one with
+    open seats waits for players to join. An `unlisted` game is in no list (open tables, live
+    games): only its players and whoever has its link (with its `link_key`) find it. With a
+    `record` (for kinds that have a record notation; every other seat a computer), its moves
+    are replayed into the new game as imported moves, and the game goes on from there. Between
+    people, each has `days_per_move` (1, 3 or 7) for each move (greycircle.games.deadlines).
     """
     try:
         game_kind = registry.get(kind)
@@ -112,8 +113,6 @@ def game_create(
         if spec.user is not None:
             if spec.user.pk in seen_users:
                 raise GameInvalid("bad_seats", "Each player can take only one seat in a game.")
-            if not spec.user.is_active:
-                raise GameInvalid("bad_seats", f"{spec.user.username} cannot be invited.")
             seen_users.add(spec.user.pk)
     if on_decline not in OnDecline.values:
         raise GameInvalid("bad_on_decline", f"on_decline is one of: {', '.join(OnDecline.values)}.")
@@ -148,10 +147,16 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user: User) -> Game:
-    """Seat `user` at the first open seat; the game starts when the last seat is taken."""
+def game_join(*, game_id: int, user: User, key: str = "") -> Game:
+    """Seat `user` at the first open seat; the game starts when the last seat is taken.
+
+    Only a game `user` may see (`selectors.game_visible_to`: an unlisted one with its link `key`,
+    none with anyone seated across a block from `user`); any other is not found.
+    """
     with transaction.atomic():
         game = game_lock(game_id)
+        if not selectors.game_visible_to(game=game, viewer=user, key=key):
+            raise GameNotFound("not_found", "No such game.")
         seats = list(game.seats.all())
         if game.status != GameStatus.OPEN:
             raise GameInvalid("not_open", "This game is not waiting for players.")
@@ -280,9 +285,11 @@ def game_resign(*, game_id: int, user: User) -> Game:
 def game_rematch(*, game_id: int, user: User) -> Game:
     """A new game with the same players and options, seats turned by one so another starts.
 
-    The other people of the finished game are invited, as for a new game (they played together,
-    so no friendship is needed), and it starts when they accept; against computers it starts at
-    once. Asking twice (or by two players) gives the same rematch.
+    The other people of the finished game are invited, as for a new game, and it starts when they
+    accept; against computers it starts at once. The rules of a new game's invitations hold (no
+    guest invites or is invited, nobody whose account is closed, nobody across a block), except
+    that having played together stands in for friendship. Asking twice (or by two players) gives
+    the same rematch.
     """
     with transaction.atomic():
         game = game_lock(game_id)
@@ -298,6 +305,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
             for seat in game.seats.all()
         ]
         _seats_check_blocks(creator=user, seats=seats)
+        _seats_check_invitable(creator=user, seats=seats, played_together=True)
         rematch = _game_seat(
             Game(
                 kind=game.kind,
@@ -397,7 +405,8 @@ def _record_replay(game: Game, moves: Sequence[Any]) -> bool:
 
 
 def _seats_check_blocks(*, creator: User, seats: Sequence[SeatSpec]) -> None:
-    """Nobody is seated in a new game by someone on the other side of a block with them.
+    """Nobody is seated in a new game with someone on the other side of a block with them:
+    neither with its creator nor with another player it seats.
 
     Worded as for an inactive user, so the refusal does not tell who blocked whom.
     """
@@ -408,20 +417,28 @@ def _seats_check_blocks(*, creator: User, seats: Sequence[SeatSpec]) -> None:
     for other in others:
         if other.pk in blocked:
             raise GameInvalid("bad_seats", f"{other.username} cannot be invited.")
+    if is_blocked_among(users=others):
+        raise GameInvalid("bad_seats", "These players cannot be seated together.")
 
 
-def _seats_check_invitable(*, creator: User, seats: Sequence[SeatSpec]) -> None:
-    """Only friends of `creator`, or users who accept invitations from anyone, can be invited;
-    guests (accounts.guests) neither invite nor are invited."""
+def _seats_check_invitable(
+    *, creator: User, seats: Sequence[SeatSpec], played_together: bool = False
+) -> None:
+    """Only friends of `creator`, or users who accept invitations from anyone, can be invited
+    (or, for a rematch, people who `played_together` with `creator`); guests (accounts.guests)
+    neither invite nor are invited, nor is anyone whose account is closed (deactivated or
+    deleted)."""
     for spec in seats:
         other = spec.user
         if other is None or other.pk == creator.pk:
             continue
+        if not other.is_active:
+            raise GameInvalid("bad_seats", f"{other.display_name} cannot be invited.")
         if creator.is_guest:
             raise GameInvalid("bad_seats", "Create an account to invite players.")
         if other.is_guest:
             raise GameInvalid("bad_seats", f"{other.username} plays as a guest: not invitable.")
-        if other.accept_invitations_from_anyone:
+        if played_together or other.accept_invitations_from_anyone:
             continue
         if not are_friends(user=creator, other=other):
             raise GameInvalid(

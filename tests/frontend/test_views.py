@@ -406,14 +406,27 @@ def test_an_open_tables_page_offers_a_join_button_to_whoever_opens_its_link(clie
     table = game_started(creator=alice, kind="circles", opponents=[SeatSpec()], unlisted=True)
 
     client.force_login(bob)
-    html = client.get(f"/games/{table.pk}/").content.decode()
+    html = client.get(f"/games/{table.pk}/?key={table.link_key}").content.decode()
     form = join_form(html)
     assert f'action="/games/{table.pk}/join/"' in form
     assert "hidden" not in form
+    assert f'<input type="hidden" name="key" value="{table.link_key}">' in html
     assert 'id="withdraw"' in html
+    assert client.get(f"/games/{table.pk}/").status_code == 404  # the id alone is not its link
+    response = client.post(f"/games/{table.pk}/join/", {"key": table.link_key})
+    assert response.url == f"/games/{table.pk}/"
+    assert Game.objects.get(pk=table.pk).status == "active"
 
+
+def test_an_unlisted_games_players_see_its_link_to_pass_on(client, alice, bob):
+    table = game_started(creator=alice, kind="circles", opponents=[SeatSpec()], unlisted=True)
     client.force_login(alice)
-    assert "hidden" in join_form(client.get(f"/games/{table.pk}/").content.decode())
+    html = client.get(f"/games/{table.pk}/").content.decode()
+    assert f'value="http://testserver/games/{table.pk}/?key={table.link_key}"' in html
+    assert "hidden" in join_form(html)
+
+    listed = game_started(creator=alice, kind="circles", opponents=[SeatSpec()])
+    assert 'id="share-link"' not in client.get(f"/games/{listed.pk}/").content.decode()
 
 
 def test_joining_from_the_game_page_opens_the_game_or_says_why_not(client, alice, bob, carol):
@@ -515,7 +528,8 @@ def test_watch_lists_live_games_between_people_but_never_unlisted_ones(client, a
 
     assert list_ids(html) == [live.pk]
     assert f'href="/games/{live.pk}/"' in html
-    assert client.get(f"/games/{hidden.pk}/").status_code == 200  # with its link
+    assert client.get(f"/games/{hidden.pk}/?key={hidden.link_key}").status_code == 200  # its link
+    assert client.get(f"/games/{hidden.pk}/").status_code == 404
 
 
 # --- navigation -----------------------------------------------------------------------------

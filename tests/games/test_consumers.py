@@ -7,6 +7,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
+from accounts.models import Block
 from greycircle.asgi import application
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 
@@ -118,10 +119,7 @@ async def test_each_seat_sees_its_own_private_detail_of_a_move_and_spectators_no
     )
     assert played.status_code == 200
 
-    moves = {
-        name: (await socket.receive_json_from())["moves"]
-        for name, socket in sockets.items()
-    }
+    moves = {name: (await socket.receive_json_from())["moves"] for name, socket in sockets.items()}
     public = {"number": 1, "seat": 0, "imported": False, "cell": 4}
     [for_alice] = moves["alice"]
     assert {key: for_alice.get(key) for key in public} == public
@@ -271,3 +269,35 @@ async def test_an_idle_socket_still_gets_the_next_move(setup_game):
     assert frame["envelope"]["state"]["cells"][4] == 0
     assert [entry["number"] for entry in frame["moves"]] == [1]
     await socket.disconnect()
+
+
+async def test_an_unlisted_games_socket_opens_only_with_its_link_key(alice, bob, carol):
+    def make():
+        let_anyone_invite(bob)
+        client, _ = signed_in(alice)
+        game = client.post(
+            "/api/v1/games/",
+            {"kind": "tictactoe", "seats": [{"user": "bob"}], "unlisted": True},
+            format="json",
+        ).json()
+        return game, signed_in(bob)[1], signed_in(carol)[1]
+
+    game, b_cookie, c_cookie = await sync_to_async(make)()
+    path = f"/ws/games/{game['id']}/"
+
+    assert await closed_with(await open_socket(path, c_cookie)) == 4404
+    assert await closed_with(await open_socket(f"{path}?key=wrong", c_cookie)) == 4404
+    spectator = await open_socket(f"{path}?key={game['link_key']}", c_cookie)
+    assert (await spectator.connect())[0]
+    assert (await spectator.receive_json_from())["envelope"]["you"] is None
+    await spectator.disconnect()
+    invited = await open_socket(path, b_cookie)  # a player needs no key
+    assert (await invited.connect())[0]
+    assert (await invited.receive_json_from())["envelope"]["you"] == 1
+    await invited.disconnect()
+
+
+async def test_a_games_socket_is_refused_across_a_block(setup_game, bob, carol):
+    _, game, _, _, c_cookie = await setup_game()
+    await sync_to_async(Block.objects.create)(blocker=bob, blocked=carol)
+    assert await closed_with(await open_socket(f"/ws/games/{game['id']}/", c_cookie)) == 4404

@@ -10,7 +10,7 @@ from accounts import friends
 from accounts.models import Block
 from greycircle.games import invitations, services
 from greycircle.games.errors import GameInvalid, GameNotFound, GamePermissionDenied
-from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
+from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, OnDecline
 from greycircle.games.services import SeatSpec
 from tests.factories import befriend, let_anyone_invite
 from tests.games.conftest import refusal
@@ -309,13 +309,90 @@ def test_the_worker_sweep_expires_invitations(alice, bob, monkeypatch):
     assert invitation_of(game, bob).status == InvitationStatus.EXPIRED
 
 
-def test_a_block_does_not_undo_a_pending_invitation_but_blocks_new_ones(alice, bob, carol):
-    # (A block made while an invitation waits leaves it to be declined or to expire.)
+# --- a block parts the two wherever a game has not started ------------------------------------
+
+
+@pytest.mark.parametrize("blocker", ["inviter", "invitee"])
+def test_a_block_closes_a_pending_invitation_between_the_two(blocker, alice, bob):
     let_anyone_invite(bob)
-    invite(alice, bob)
-    Block.objects.create(blocker=bob, blocked=alice)
+    game = invite(alice, bob)
+    if blocker == "inviter":
+        friends.user_block(blocker=alice, username="bob")
+    else:
+        friends.user_block(blocker=bob, username="alice")
+
+    expected = InvitationStatus.CANCELLED if blocker == "inviter" else InvitationStatus.DECLINED
+    assert invitation_of(game, bob).status == expected
+    game.refresh_from_db()
+    assert game.status == GameStatus.CANCELLED  # as its creator chose (`on_decline`)
+    assert not game.seats.filter(user=bob, joined_at__isnull=False).exists()
     with pytest.raises(GameInvalid):
         invite(alice, bob)
+
+
+def test_a_block_opens_the_blocked_invitees_seat_when_its_creator_chose_so(alice, bob):
+    let_anyone_invite(bob)
+    game = invite(alice, bob, on_decline=OnDecline.OPEN_SEAT)
+    friends.user_block(blocker=alice, username="bob")
+
+    game.refresh_from_db()
+    assert game.status == GameStatus.OPEN
+    assert game.seats.get(index=1).is_open
+
+
+def test_an_invitation_is_not_accepted_across_a_block_that_raced_it(alice, bob):
+    # A block recorded while the invitation still waits (the race `seats_part_across_block` and
+    # an accept run), in either direction: the accept is refused and changes nothing.
+    let_anyone_invite(bob)
+    game = invite(alice, bob)
+    Block.objects.create(blocker=alice, blocked=bob)
+
+    assert refusal(
+        GameInvalid,
+        invitations.invitation_accept,
+        invitation_id=invitation_of(game, bob).pk,
+        user=bob,
+    ) == ("seat_unavailable", "You cannot take this seat any more.")
+    game.refresh_from_db()
+    assert (game.status, game.version) == (GameStatus.OPEN, 0)
+    assert invitation_of(game, bob).status == InvitationStatus.PENDING
+
+
+def test_a_block_between_two_guests_of_a_third_player_parts_them(alice, bob, carol):
+    let_anyone_invite(alice, bob)
+    game = invite(carol, alice, bob, kind="kingscorner", on_decline=OnDecline.OPEN_SEAT)
+    invitations.invitation_accept(invitation_id=invitation_of(game, alice).pk, user=alice)
+    friends.user_block(blocker=alice, username="bob")
+
+    # bob's seat was only promised, alice's taken: bob's invitation is withdrawn.
+    assert invitation_of(game, bob).status == InvitationStatus.CANCELLED
+    game.refresh_from_db()
+    assert game.status == GameStatus.OPEN
+    assert game.seats.get(index=1).user == alice
+    assert game.seats.get(index=2).is_open
+
+
+def test_a_block_opens_the_later_seat_at_an_open_table_both_joined(alice, bob, carol):
+    table = services.game_create(
+        creator=carol, kind="kingscorner", opponents=[SeatSpec(), SeatSpec(), SeatSpec()]
+    )
+    services.game_join(game_id=table.pk, user=bob)
+    services.game_join(game_id=table.pk, user=alice)
+    friends.user_block(blocker=bob, username="alice")
+
+    table.refresh_from_db()
+    assert table.status == GameStatus.OPEN
+    assert [seat.user for seat in table.seats.order_by("index")] == [carol, bob, None, None]
+
+
+def test_a_block_leaves_games_in_play_to_be_played_out(alice, bob):
+    let_anyone_invite(bob)
+    game = invite(alice, bob)
+    invitations.invitation_accept(invitation_id=invitation_of(game, bob).pk, user=bob)
+    friends.user_block(blocker=bob, username="alice")
+
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
 
 
 # --- API ---------------------------------------------------------------------------------------

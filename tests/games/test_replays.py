@@ -52,7 +52,20 @@ def test_a_replay_has_a_step_per_move_and_the_start(finished, alice, client_for)
     assert replay["status"] == "finished"
     assert replay["you"] == 0
     assert replay["move_count"] == len(X_WINS)
-    assert replay["outcome"] == {"scores": [1, 0], "winners": [0], "reason": "line"}
+    assert replay["outcome"] == {
+        "scores": [1, 0],
+        "winners": [0],
+        "reason": "line",
+        "rating": {
+            "rated": True,
+            "reason": None,
+            "detail": "Rated.",
+            "changes": [
+                {"seat": 0, "before": 1500, "after": 1662},
+                {"seat": 1, "before": 1500, "after": 1338},
+            ],
+        },
+    }
     assert [seat["name"] for seat in replay["seats"]] == ["alice", "bob"]
     steps = replay["steps"]
     assert [step["number"] for step in steps] == list(range(len(X_WINS) + 1))
@@ -144,12 +157,17 @@ def test_a_replay_needs_a_signed_in_user(finished, client):
 
 
 def test_anyone_who_may_see_the_game_may_see_its_replay(finished, carol, client_for):
-    # Unlisted or not, whoever has a game's link may open it (GET /games/{id}/), so its replay.
+    # Whoever may open a game (GET /games/{id}/) may see its replay: an unlisted one with the
+    # key of its link, and not without it.
     finished.unlisted = True
     finished.save(update_fields=["unlisted"])
+    key = finished.link_key
 
-    assert client_for(carol).get(f"/api/v1/games/{finished.pk}/").status_code == 200
-    assert client_for(carol).get(f"/api/v1/games/{finished.pk}/replay/").status_code == 200
+    assert client_for(carol).get(f"/api/v1/games/{finished.pk}/?key={key}").status_code == 200
+    assert (
+        client_for(carol).get(f"/api/v1/games/{finished.pk}/replay/?key={key}").status_code == 200
+    )
+    assert client_for(carol).get(f"/api/v1/games/{finished.pk}/replay/").status_code == 404
 
 
 def test_replays_are_computed_once_per_audience(finished, alice, bob):

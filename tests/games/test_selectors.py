@@ -91,9 +91,12 @@ def test_an_unlisted_game_is_in_no_list_but_its_players_own(alice, bob, carol):
     assert ids(selectors.games_live()) == []
     assert set(ids(selectors.games_for_user(user=alice))) == {table.pk, duel.pk}
     assert ids(selectors.games_for_user(user=bob)) == [duel.pk]
-    # Whoever has the link still finds it, and may join the open one.
-    assert selectors.game_get(game_id=table.pk) is not None
-    assert services.game_join(game_id=table.pk, user=carol).status == GameStatus.ACTIVE
+    # Whoever has the link (its key) still finds it, and may join the open one.
+    found = selectors.game_get(game_id=table.pk)
+    assert selectors.game_visible_to(game=found, viewer=carol, key=table.link_key)
+    assert not selectors.game_visible_to(game=found, viewer=carol)
+    joined = services.game_join(game_id=table.pk, user=carol, key=table.link_key)
+    assert joined.status == GameStatus.ACTIVE
     assert ids(selectors.games_live()) == []
 
 
@@ -160,3 +163,61 @@ def test_every_audience_of_a_version_shares_one_reading_of_what_is_not_theirs_al
     assert [view["invitations"][0]["user"] for view in views.values()] == ["bob"] * 3
     views[0]["status"] = "changed by one reader"
     assert views[1]["status"] == views[None]["status"] == GameStatus.OPEN
+
+
+# --- who may see a game at all (game_visible_to) -----------------------------------------------
+
+
+def visible(game, viewer, key=""):
+    return selectors.game_visible_to(
+        game=selectors.game_get(game_id=game.pk), viewer=viewer, key=key
+    )
+
+
+def test_an_unlisted_game_is_seen_by_its_players_and_by_whoever_has_its_key(alice, bob, carol):
+    duel = new_game(alice, SeatSpec(user=bob), unlisted=True)
+    assert len(duel.link_key) >= 22
+
+    assert visible(duel, alice)
+    assert visible(duel, bob)
+    assert not visible(duel, carol)
+    assert not visible(duel, carol, key="guessed")
+    assert not visible(duel, carol, key=duel.link_key[:-1])
+    assert visible(duel, carol, key=duel.link_key)
+
+
+def test_a_listed_game_has_no_key_and_anyone_may_see_it(alice, carol):
+    table = new_game(alice, SeatSpec())
+    assert table.link_key == ""
+    assert visible(table, carol)
+    assert not visible(new_game(alice, SeatSpec(), unlisted=True), carol, key="")
+
+
+def test_staff_see_every_game(alice, staff):
+    assert visible(new_game(alice, SeatSpec(), unlisted=True), staff)
+
+
+@pytest.mark.parametrize("direction", ["viewer blocked a player", "a player blocked the viewer"])
+def test_nobody_sees_a_game_across_a_block_but_its_players_still_do(direction, alice, bob, carol):
+    duel = new_game(alice, SeatSpec(user=bob), unlisted=True)
+    if direction == "viewer blocked a player":
+        user_block(blocker=carol, username="bob")
+    else:
+        user_block(blocker=bob, username="carol")
+
+    assert not visible(duel, carol, key=duel.link_key)
+    assert not visible(new_game(bob, SeatSpec()), carol)
+    assert visible(duel, bob)
+
+
+def test_a_socket_finds_its_audience_by_the_same_rule_in_one_query(
+    alice, bob, carol, django_assert_num_queries
+):
+    duel = new_game(alice, SeatSpec(user=bob), unlisted=True)
+    with django_assert_num_queries(1):
+        assert selectors.game_audience_for(game_id=duel.pk, viewer=bob) == (1,)
+    assert selectors.game_audience_for(game_id=duel.pk, viewer=carol) is None
+    assert selectors.game_audience_for(game_id=duel.pk, viewer=carol, key=duel.link_key) == (None,)
+    user_block(blocker=bob, username="carol")
+    assert selectors.game_audience_for(game_id=duel.pk, viewer=carol, key=duel.link_key) is None
+    assert selectors.game_audience_for(game_id=duel.pk + 1000, viewer=carol) is None

@@ -9,12 +9,14 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from accounts.models import Block
+from accounts.deletion import account_anonymise
+from accounts.models import Block, User
 from greycircle.games import selectors, services, tasks
-from greycircle.games.errors import GameConflict, GameInvalid, GamePermissionDenied
-from greycircle.games.models import Game, GameStatus, Move
+from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
+from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move
 from greycircle.games.services import SeatSpec
-from tests.factories import UserFactory, game_started
+from tests.factories import UserFactory, game_started, let_anyone_invite
+from tests.games.conftest import refusal
 
 pytestmark = pytest.mark.usefixtures("tictactoe")
 
@@ -241,3 +243,107 @@ def test_no_rematch_across_a_block_made_after_the_game(duel, alice, bob):
         services.game_rematch(game_id=duel.pk, user=alice)
     assert refused.value.code == "bad_seats"
     assert not Game.objects.filter(rematch_of=duel).exists()
+
+
+@pytest.mark.parametrize("blocker", ["the table's creator", "the one who joins"])
+def test_nobody_joins_a_table_across_a_block_either_way(blocker, alice, bob):
+    table = services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec()])
+    if blocker == "the table's creator":
+        Block.objects.create(blocker=alice, blocked=bob)
+    else:
+        Block.objects.create(blocker=bob, blocked=alice)
+
+    # As if there were no such table: a block does not tell who made it.
+    assert refusal(GameNotFound, services.game_join, game_id=table.pk, user=bob) == (
+        "not_found",
+        "No such game.",
+    )
+    table.refresh_from_db()
+    assert (table.status, table.version) == (GameStatus.OPEN, 0)
+
+
+def test_nobody_joins_an_unlisted_table_without_its_key(alice, bob):
+    table = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec()], unlisted=True
+    )
+    assert refusal(GameNotFound, services.game_join, game_id=table.pk, user=bob).code == (
+        "not_found"
+    )
+    assert refusal(
+        GameNotFound, services.game_join, game_id=table.pk, user=bob, key="0" * 22
+    ).code == ("not_found")
+    joined = services.game_join(game_id=table.pk, user=bob, key=table.link_key)
+    assert joined.status == GameStatus.ACTIVE
+
+
+def test_a_game_does_not_seat_two_players_with_a_block_between_them(alice, bob, carol):
+    let_anyone_invite(bob, carol)
+    Block.objects.create(blocker=bob, blocked=carol)
+
+    assert refusal(
+        GameInvalid,
+        services.game_create,
+        creator=alice,
+        kind="kingscorner",
+        opponents=[SeatSpec(user=bob), SeatSpec(user=carol)],
+    ) == ("bad_seats", "These players cannot be seated together.")
+    assert not Game.objects.exists()
+
+
+def test_a_stranger_acting_on_an_unlisted_game_finds_no_such_game(alice, bob, carol):
+    duel = game_started(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], unlisted=True
+    )
+    assert refusal(GameNotFound, services.game_resign, game_id=duel.pk, user=carol).code == (
+        "not_found"
+    )
+    listed = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    assert refusal(GamePermissionDenied, services.game_resign, game_id=listed.pk, user=carol) == (
+        "not_a_player",
+        "You are not playing in this game.",
+    )
+
+
+# --- a rematch follows the rules of a new game's invitations -----------------------------------
+
+
+def test_a_rematch_does_not_invite_a_guest(alice, bob):
+    duel = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    services.game_resign(game_id=duel.pk, user=bob)
+    User.objects.filter(pk=bob.pk).update(is_guest=True)
+
+    assert refusal(GameInvalid, services.game_rematch, game_id=duel.pk, user=alice) == (
+        "bad_seats",
+        "bob plays as a guest: not invitable.",
+    )
+    bob.refresh_from_db()
+    assert refusal(GameInvalid, services.game_rematch, game_id=duel.pk, user=bob) == (
+        "bad_seats",
+        "Create an account to invite players.",
+    )
+    assert not Game.objects.filter(rematch_of=duel).exists()
+
+
+def test_a_guest_may_have_a_rematch_against_the_computer(alice):
+    User.objects.filter(pk=alice.pk).update(is_guest=True)
+    alice.refresh_from_db()
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")])
+    services.game_resign(game_id=game.pk, user=alice)
+
+    assert services.game_rematch(game_id=game.pk, user=alice).status == GameStatus.ACTIVE
+
+
+@pytest.mark.parametrize("closed", ["deleted", "deactivated"])
+def test_a_rematch_does_not_invite_a_closed_account(closed, alice, bob):
+    duel = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    services.game_resign(game_id=duel.pk, user=bob)
+    if closed == "deleted":
+        account_anonymise(user=bob)
+    else:
+        User.objects.filter(pk=bob.pk).update(is_active=False)
+
+    refused = refusal(GameInvalid, services.game_rematch, game_id=duel.pk, user=alice)
+    assert refused.code == "bad_seats"
+    assert refused.detail.endswith("cannot be invited.")
+    assert not Game.objects.filter(rematch_of=duel).exists()
+    assert not Invitation.objects.filter(invitee=bob, status=InvitationStatus.PENDING).exists()

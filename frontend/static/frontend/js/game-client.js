@@ -48,6 +48,16 @@ export class GameClient {
     this.attempt = 0;
     this.socket = null;
     this.live = false; // a socket is open and delivering frames
+    this.linkKey = new URLSearchParams(location.search).get("key");
+  }
+
+  // An unlisted game is seen by someone not seated in it only with its link key (`?key=`, as the
+  // page was opened): every read of it and its socket send it on.
+  withLinkKey(path) {
+    if (!this.linkKey) return path;
+    const url = new URL(path, location.origin);
+    url.searchParams.set("key", this.linkKey);
+    return url.pathname + url.search;
   }
 
   get version() {
@@ -60,7 +70,7 @@ export class GameClient {
 
   // The answer's body (null for 204 and 304) and its ETag. `etag`: answer 304 if unchanged.
   async send(method, path, body, { etag = null } = {}) {
-    const response = await fetch(path, {
+    const response = await fetch(method === "GET" ? this.withLinkKey(path) : path, {
       method,
       credentials: "same-origin",
       headers: {
@@ -184,7 +194,9 @@ export class GameClient {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/`);
+    const socket = new WebSocket(
+      `${scheme}://${location.host}${this.withLinkKey(`/ws/games/${this.id}/`)}`,
+    );
     this.socket = socket;
     let first = true;
     socket.addEventListener("open", () => {
