@@ -179,18 +179,21 @@ def play(request: HttpRequest) -> HttpResponse:
 
     The form checks the seats and the options against the kind's options serializer; the game
     service (the engine's `validate_options`) has the last word, and its refusal shows on the form.
-    `?invite=<username>` (a friend's "Invite to a game" link) fills in the second seat with them.
+    `?invite=<username>` (a friend's "Invite to a game" link) fills in the second seat with them:
+    in every kind's form, or with `&kind=<kind>` (a profile's link for one game) in that one's.
     """
     invite = request.GET.get("invite", "").strip()[:150]
     initial = {"seat_1": FRIEND, "username_1": invite} if invite else None
+    kinds = {game_kind.kind: game_kind for game_kind in registry.all_kinds()}
+    invite_kind = kinds.get(request.GET.get("kind", ""))
     forms_by_kind = {
         game_kind.kind: NewGameForm(
             request.POST if request.POST.get("kind") == game_kind.kind else None,
             game_kind=game_kind,
             prefix=game_kind.kind,
-            initial=initial,
+            initial=initial if invite_kind is None or invite_kind is game_kind else None,
         )
-        for game_kind in registry.all_kinds()
+        for game_kind in kinds.values()
     }
     if request.method == "POST":
         form = forms_by_kind.get(request.POST.get("kind", ""))
@@ -220,6 +223,7 @@ def play(request: HttpRequest) -> HttpResponse:
             "open_games": open_games,
             "friend_choice": FRIEND,
             "invite": invite,
+            "invite_kind": invite_kind,
         },
     )
 

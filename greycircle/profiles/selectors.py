@@ -1,4 +1,5 @@
-"""A player's public profile: statistics per game kind, head-to-head, recent games.
+"""A player's public profile: statistics per game kind, head-to-head, recent games; and what the
+viewer may do about the player there (befriend, invite, block), from how the two stand.
 
 Statistics count finished games only (not aborted or withdrawn ones). From a player's side a game
 is won when they are its only winner, tied when nobody won or they shared the win, lost otherwise
@@ -8,12 +9,20 @@ is won when they are its only winner, tied when nobody won or they shared the wi
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
 
 from accounts.models import User
-from accounts.selectors import is_blocked_between, username_key, users_by_username
+from accounts.selectors import (
+    are_friends,
+    friend_requests_of,
+    has_blocked,
+    is_blocked_between,
+    username_key,
+    users_by_username,
+)
 from greycircle.games import registry, selectors
 from greycircle.games.models import GameStatus, Seat
 from greycircle.games.results import seat_result
@@ -32,6 +41,74 @@ def profile_user_for(*, username: str, viewer: Any) -> User | None:
     if viewer.is_authenticated and viewer.pk != user.pk and is_blocked_between(a=viewer, b=user):
         return None
     return user
+
+
+def profile_blocked_by(*, username: str, viewer: Any) -> User | None:
+    """The active user called `username` if `viewer` blocked them (whose profile `viewer` then
+    sees only to lift the block), else None."""
+    user = users_by_username(usernames=[username]).get(username_key(username))
+    if user is None or not user.is_active or not viewer.is_authenticated or user.pk == viewer.pk:
+        return None
+    return user if has_blocked(blocker=viewer, blocked=user) else None
+
+
+class Standing:
+    """How the viewer of a profile stands with its player."""
+
+    SELF = "self"
+    BLOCKED = "blocked"  # the viewer blocked them
+    FRIENDS = "friends"
+    REQUEST_SENT = "request_sent"  # the viewer asked them, no answer yet
+    REQUEST_RECEIVED = "request_received"  # they asked the viewer
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Relationship:
+    """`standing` (a `Standing`), the pending friend request between them if any, and what the
+    viewer may do: ask to be friends (neither is a guest: accounts.friends refuses guests),
+    invite them to a game (as `services.game_create` allows: neither a guest, and friends or a
+    player who takes invitations from anyone), block them."""
+
+    standing: str
+    request_id: int | None = None
+    can_befriend: bool = False
+    can_invite: bool = False
+    can_block: bool = False
+
+
+def profile_relationship_for(*, user: User, viewer: Any) -> Relationship:
+    """How `viewer` stands with `user` (a profile `profile_user_for` or `profile_blocked_by`
+    let them see), and what they may do about it. The services stay the authority: each action
+    is checked again when it is asked for."""
+    if not viewer.is_authenticated or viewer.pk == user.pk:
+        return Relationship(standing=Standing.SELF)
+    if has_blocked(blocker=viewer, blocked=user):
+        return Relationship(standing=Standing.BLOCKED)
+    guests = viewer.is_guest or user.is_guest
+    if are_friends(user=viewer, other=user):
+        return Relationship(standing=Standing.FRIENDS, can_invite=not guests, can_block=True)
+    invitable = not guests and user.accept_invitations_from_anyone
+    pending = (
+        friend_requests_of(user=viewer)
+        .filter(Q(from_user=user) | Q(to_user=user))
+        .values_list("pk", "from_user_id")
+        .first()
+    )
+    if pending is not None:
+        request_id, sender = pending
+        standing = Standing.REQUEST_SENT if sender == viewer.pk else Standing.REQUEST_RECEIVED
+        return Relationship(
+            standing=standing,
+            request_id=request_id,
+            # Asking someone who asked you accepts their request (accounts.friends).
+            can_befriend=standing == Standing.REQUEST_RECEIVED and not guests,
+            can_invite=invitable,
+            can_block=True,
+        )
+    return Relationship(
+        standing=Standing.NONE, can_befriend=not guests, can_invite=invitable, can_block=True
+    )
 
 
 def _tally() -> dict[str, int]:
