@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 # How long a page may take to show what another page or the server did. The game pages and the
 # notification badge learn of changes only through their sockets (they never poll), so a change
@@ -13,12 +13,20 @@ LIVE_WITHIN_MS = 30_000
 COMPUTER_TURNS_MS = 60_000
 
 
+def nav_link(page: Page, name: str) -> Locator:
+    """A link of the site's navigation; on a phone, its menu is opened first."""
+    menu = page.get_by_role("button", name="Menu")
+    if menu.is_visible():
+        menu.click()
+    return page.get_by_role("navigation", name="Main").get_by_role("link", name=name, exact=True)
+
+
 def game_start(page: Page, *, kind: str, title: str, opponents: list[str]) -> None:
     """Start a game from the Play page and wait until the game page is live.
 
     `opponents` are the choices for seats 2, 3, ...: "ai:<level>", "open" or "user:<username>".
     """
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    nav_link(page, "Play").click()
     form = page.locator(f"form[data-kind={kind}]")
     for seat, choice in enumerate(opponents, start=2):
         friend = choice.removeprefix("user:") if choice.startswith("user:") else None

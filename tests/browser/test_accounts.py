@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from tests.browser.pages import nav_link
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -115,13 +116,12 @@ def test_the_navigation_reaches_the_leaderboards_and_my_profile_on_a_phone(new_p
     page = new_page(**PHONE)
     log_in(page, "a-rather-long-username-indeed", PASSWORD)
     page.goto("/")
-    nav = page.get_by_role("navigation", name="Main")
 
-    nav.get_by_role("link", name="Leaderboards").click()
+    nav_link(page, "Leaderboards").click()
     expect(page.get_by_role("heading", name="Circles leaderboard")).to_be_visible()
     fits_width(page, 375)
 
-    nav.get_by_role("link", name="Profile").click()
+    nav_link(page, "Profile").click()
     expect(page).to_have_url(re.compile(r"/u/a-rather-long-username-indeed/$"))
-    expect(nav.get_by_role("link", name="Profile")).to_have_attribute("aria-current", "page")
+    expect(nav_link(page, "Profile")).to_have_attribute("aria-current", "page")
     fits_width(page, 375)

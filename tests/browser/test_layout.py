@@ -95,3 +95,99 @@ def test_the_table_and_your_hand_are_on_screen_when_the_page_opens(
         has_touch=True,
     )
     open_and_check(phone, url, kind, PHONE)
+
+
+# --- The site's navigation on a phone (issue 19, item 16) --------------------------------------
+
+NAV_LINKS = ["Home", "Leaderboards", "Play", "My games", "Watch", "Friends", "Inbox", "Profile",
+             "Settings"]  # fmt: skip
+# One row of the header: the brand and the Menu button (the links took three rows, 182 px).
+ONE_ROW_PX = 64
+
+
+def phone_page(new_page: Callable[..., Page], server: LiveServer, client: Client) -> Page:
+    width, height = PHONE
+    return page_signed_in(
+        new_page,
+        server,
+        client,
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+    )
+
+
+def assert_one_row(page: Page) -> None:
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= ONE_ROW_PX, f"the header is {header['height']} px high"
+    brand = page.locator(".brand").bounding_box()
+    menu = page.get_by_role("button", name="Menu").bounding_box()
+    assert menu["y"] < brand["y"] + brand["height"], (brand, menu)
+    assert brand["y"] < menu["y"] + menu["height"], (brand, menu)
+    assert menu["x"] + menu["width"] <= PHONE[0]
+
+
+def test_the_phone_navigation_is_one_row_whose_menu_opens_every_link(new_page, asgi_live_server):
+    alice = UserFactory(username="alice")
+    game = services.game_create(
+        creator=alice, kind="circles", opponents=[SeatSpec(ai_level="easy")]
+    )
+    client = Client()
+    client.force_login(alice)
+    phone = phone_page(new_page, asgi_live_server, client)
+    nav = phone.get_by_role("navigation", name="Main")
+
+    for url in ("/", f"/games/{game.pk}/"):
+        phone.goto(url)
+        assert_one_row(phone)
+        expect(nav.get_by_role("link", name="Play", exact=True)).to_be_hidden()
+
+    # By keyboard: the button opens the links, each in sight; Escape closes them again.
+    phone.get_by_role("button", name="Menu").focus()
+    phone.keyboard.press("Enter")
+    for name in NAV_LINKS:
+        link = nav.get_by_role("link", name=name, exact=True)
+        expect(link).to_be_in_viewport(ratio=1)
+    expect(nav.get_by_role("button", name="Log out")).to_be_in_viewport(ratio=1)
+    phone.keyboard.press("Escape")
+    expect(nav.get_by_role("link", name="Play", exact=True)).to_be_hidden()
+
+    # By touch: a link of the menu leads to its page.
+    phone.get_by_role("button", name="Menu").tap()
+    nav.get_by_role("link", name="My games", exact=True).tap()
+    expect(phone.get_by_role("heading", name="My games", exact=True)).to_be_visible()
+
+
+def test_a_visitor_has_the_one_row_too_and_a_desktop_shows_the_links_without_a_menu(
+    new_page, asgi_live_server
+):
+    visitor = new_page(viewport={"width": PHONE[0], "height": PHONE[1]}, is_mobile=True)
+    visitor.goto("/")
+    assert_one_row(visitor)
+    visitor.get_by_role("button", name="Menu").click()
+    nav = visitor.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("link", name="Log in")).to_be_in_viewport(ratio=1)
+    expect(nav.get_by_role("link", name="Sign up")).to_be_in_viewport(ratio=1)
+
+    width, height = DESKTOPS[0]
+    desktop = new_page(viewport={"width": width, "height": height})
+    desktop.goto("/")
+    expect(desktop.get_by_role("button", name="Menu")).to_be_hidden()
+    nav = desktop.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("link", name="Leaderboards")).to_be_in_viewport(ratio=1)
+
+
+def test_the_menu_button_shows_that_something_is_unread(new_page, asgi_live_server):
+    from tests.notifications.conftest import notify
+
+    alice = UserFactory(username="alice")
+    client = Client()
+    client.force_login(alice)
+    phone = phone_page(new_page, asgi_live_server, client)
+    dot = "getComputedStyle(document.querySelector('.site-nav__toggle'), '::after').content"
+
+    phone.goto("/")
+    assert phone.evaluate(dot) == "none"
+    notify(alice, "friend_request")
+    phone.reload()
+    assert phone.evaluate(dot) != "none"
