@@ -5,7 +5,8 @@ point at somebody (a seat with no user would look open to join) and those games 
 outcome, log and ratings. Everything personal goes: the username becomes "deleted-<id>" (shown
 as "deleted player"), the e-mail addresses, password, settings, friends, requests, blocks,
 notifications and ratings are removed, and the row can never log in again (`is_active` off, an
-unusable password). Games still going are settled first, through the game services:
+unusable password; its open sockets are closed with 4401). Games still going are settled
+first, through the game services:
 
 - a game in play is resigned (every other seat wins);
 - a table the player set up and nobody has started yet is withdrawn (cancelled);
@@ -27,7 +28,7 @@ from django.utils import timezone
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User, lookalike_exists
 from accounts.usernames import DELETED_PREFIX
-from greycircle.games import changes, invitations, services
+from greycircle.games import changes, events, invitations, services
 from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
 from greycircle.notifications.models import MailSent, Notification
@@ -61,6 +62,11 @@ def account_anonymise(*, user: User) -> User:
     with transaction.atomic():
         # Locked first, as the friends services lock users, so no request is made meanwhile.
         user = User.objects.select_for_update().get(pk=user.pk)
+        # First of what runs after the commit, so its sockets hear nothing of the games settled.
+        user_id = user.pk
+        transaction.on_commit(
+            lambda: events.user_sockets_close(user_id=user_id, code=events.ACCOUNT_DELETED)
+        )
         _games_settle(user)
         Friendship.objects.filter(Q(user=user) | Q(friend=user)).delete()
         FriendRequest.objects.filter(Q(from_user=user) | Q(to_user=user)).delete()

@@ -7,8 +7,10 @@ a signed-in user has a socket of either kind open they are online
 
 Every socket is accepted first, so that a refusal reaches the client as a close code:
 
-- 4401: not authenticated (log in, then reconnect);
+- 4401: not authenticated (log in, then reconnect); also sent to every open socket of an account
+  that is deleted (`events.user_sockets_close`);
 - 4403: not allowed (an inactive account, or a session cookie sent from another site's page);
+  also sent to every open socket of an account when it is deactivated;
 - 4404: no such game;
 - 4503: live updates are unavailable (the server lost Redis): reconnect with backoff, and refetch
   over REST meanwhile. Sent to sockets that are open when their server loses Redis, and to sockets
@@ -104,6 +106,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     """
 
     group: str | None = None
+    user_group: str | None = None
 
     async def join(self, user: Any) -> str | None:
         """The group this user's socket joins; None if there is nothing to follow (4404)."""
@@ -202,15 +205,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             async with _group_gate():
-                await asyncio.wait_for(
-                    self.channel_layer.group_add(group, self.channel_name), GROUP_TIMEOUT
-                )
+                await asyncio.wait_for(self._groups_add(group, user.pk), GROUP_TIMEOUT)
         except REDIS_ERRORS as error:
             live_updates.failed(error)
             await self.close(code=UNAVAILABLE)
             return
         live_updates.succeeded()
         self.group = group
+        self.user_group = events.user_sockets_group(user.pk)
         _live.add(self)
         await self._presence_start(user.pk)
         # In the group first, then the snapshot: a change in between is sent after it, never lost.
@@ -220,18 +222,33 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json(first)
 
+    async def _groups_add(self, group: str, user_id: int) -> None:
+        """Join the stream's group, and the group of every socket of the user (which closes
+        them when the account is closed: `user_closed`)."""
+        await self.channel_layer.group_add(group, self.channel_name)
+        await self.channel_layer.group_add(events.user_sockets_group(user_id), self.channel_name)
+
     async def disconnect(self, code: int) -> None:
         _live.discard(self)
         await self._presence_end()
         if self.group is None:
             return
+        groups, self.group = [self.group, self.user_group], None
         # Without Redis the group forgets the channel when it expires.
         with contextlib.suppress(*REDIS_ERRORS):
             async with _group_gate():
                 await asyncio.wait_for(
-                    self.channel_layer.group_discard(self.group, self.channel_name),
+                    asyncio.gather(
+                        *(self.channel_layer.group_discard(g, self.channel_name) for g in groups)
+                    ),
                     GROUP_TIMEOUT,
                 )
+
+    async def user_closed(self, message: dict[str, Any]) -> None:
+        """The account was deactivated (4403) or deleted (4401): nothing more reaches it."""
+        _live.discard(self)
+        await self._presence_end()
+        await self.close(code=message["code"])
 
     # --- presence: the user is online while a socket of theirs is in its group ---------------
 

@@ -35,6 +35,23 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def user_sockets_group(user_id: int) -> str:
+    """Every socket of one user, of whatever kind (to close them all: `user_sockets_close`)."""
+    return f"sockets.{user_id}"
+
+
+# Close codes of `user_sockets_close` (greycircle.games.consumers says what each means).
+ACCOUNT_DEACTIVATED = 4403
+ACCOUNT_DELETED = 4401
+
+
+def user_sockets_close(*, user_id: int, code: int) -> None:
+    """Close every socket of `user_id` now, on every server: their account was deactivated
+    (`ACCOUNT_DEACTIVATED`) or deleted (`ACCOUNT_DELETED`). Call it once the change is committed;
+    a reconnect is refused, since the account can no longer sign in."""
+    publish([(user_sockets_group(user_id), {"type": "user.closed", "code": code})])
+
+
 def jsonable(payload: dict[str, Any]) -> dict[str, Any]:
     # Channel layers serialise with msgpack: send dates and decimals as the JSON strings the REST
     # API sends (DRF's encoder: full microseconds), so a frame and a response agree.

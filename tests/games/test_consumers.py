@@ -7,8 +7,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
+from accounts.deletion import account_anonymise
 from accounts.models import Block
 from greycircle.asgi import application
+from greycircle.moderation.services import users_deactivate
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 
 pytestmark = [
@@ -301,3 +303,54 @@ async def test_a_games_socket_is_refused_across_a_block(setup_game, bob, carol):
     _, game, _, _, c_cookie = await setup_game()
     await sync_to_async(Block.objects.create)(blocker=bob, blocked=carol)
     assert await closed_with(await open_socket(f"/ws/games/{game['id']}/", c_cookie)) == 4404
+
+
+# --- a closed account's open pages go dark at once ---------------------------------------------
+
+
+def deactivate(user, staff) -> None:
+    users_deactivate(actor=staff, user_ids=[user.pk], reason="abuse")
+
+
+def delete(user, staff) -> None:
+    account_anonymise(user=user)
+
+
+@pytest.mark.parametrize(("close", "code"), [(deactivate, 4403), (delete, 4401)])
+async def test_closing_an_account_closes_every_socket_of_it(setup_game, bob, staff, close, code):
+    a_client, game, a_cookie, b_cookie, _ = await setup_game()
+    token = await sync_to_async(app_login)(bob)
+    bobs = [
+        await open_socket(f"/ws/games/{game['id']}/", b_cookie),
+        await open_socket("/ws/me/", b_cookie),
+        WebsocketCommunicator(
+            application, "/ws/me/", headers=[(b"x-session-token", token.encode())]
+        ),
+    ]
+    alices = await open_socket(f"/ws/games/{game['id']}/", a_cookie)
+    for socket in [*bobs, alices]:
+        assert (await socket.connect())[0]
+        await socket.receive_json_from()
+
+    await sync_to_async(close)(bob, staff)
+
+    for socket in bobs:
+        message = await socket.receive_output(timeout=30)
+        assert message == {"type": "websocket.close", "code": code}
+        await socket.send_input({"type": "websocket.disconnect", "code": code})
+        await socket.wait(timeout=30)
+    # Its session and its app token are dead too: nothing reaches the account any more.
+    assert await closed_with(await open_socket("/ws/me/", b_cookie)) in (4401, 4403)
+    b_client = APIClient(headers={"x-session-token": token})
+    assert (await sync_to_async(b_client.get)("/api/v1/me/")).status_code in (401, 403)
+    # The other player's socket stays open and live: a move (or, for the deleted account, the
+    # resignation that settled its game) reaches it.
+    if close is deactivate:
+        await sync_to_async(a_client.post)(
+            f"/api/v1/games/{game['id']}/moves/",
+            {"expected_version": game["version"], "move": {"cell": 4}},
+            format="json",
+        )
+    frame = await alices.receive_json_from(timeout=30)
+    assert frame["envelope"]["version"] == game["version"] + 1
+    await alices.disconnect()
