@@ -1,4 +1,5 @@
-"""Open tables in Chromium: joined from the link alone, drawn empty until they start, withdrawn."""
+"""Open tables in Chromium: joined from the link alone (an unlisted one's carries its key), drawn
+empty until they start, withdrawn."""
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -41,7 +42,11 @@ def test_an_open_table_joined_from_its_link_starts_for_both(new_page, log_in):
     expect(lee.locator(f'[data-game-id="{kim.url.rstrip("/").rsplit("/", 1)[-1]}"]')).to_have_count(
         0
     )
-    lee.goto(kim.url)
+    assert lee.goto(kim.url).status == 404  # its id alone does not lead to it
+    link = kim.get_by_label("Link to this unlisted game").input_value()
+    assert link.startswith(kim.url.rstrip("/") + "/?key=")
+    lee.goto(link)
+    expect(lee.locator("#connection")).to_have_text("Live")  # the socket sent the key on
     expect(lee.locator("#status")).to_have_text("Waiting for players to join.")
     expect(lee.locator(".disc--white, .disc--black")).to_have_count(0)
     expect(lee.get_by_role("button", name="Withdraw")).to_be_hidden()
