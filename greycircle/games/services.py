@@ -313,6 +313,8 @@ def game_rematch(*, game_id: int, user: User) -> Game:
                 created_by=user,
                 rematch_of=game,
                 unlisted=game.unlisted,
+                # Whoever had the link to the game may follow its rematch.
+                link_key=game.link_key,
                 days_per_move=game.days_per_move,
             ),
             seats=seats[1:] + seats[:1],

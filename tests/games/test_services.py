@@ -212,14 +212,16 @@ def test_a_withdrawn_table_has_no_rematch(table, alice):
 
 
 @pytest.mark.django_db
-def test_an_unlisted_game_stays_unlisted_in_its_rematch(alice, bob):
+def test_an_unlisted_game_stays_unlisted_with_the_same_link_in_its_rematch(alice, bob):
     game = game_started(
         creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], unlisted=True
     )
     services.game_resign(game_id=game.pk, user=alice)
 
     assert game.unlisted
-    assert services.game_rematch(game_id=game.pk, user=bob).unlisted
+    rematch = services.game_rematch(game_id=game.pk, user=bob)
+    assert rematch.unlisted
+    assert rematch.link_key == game.link_key  # whoever had the game's link follows its rematch
 
 
 @pytest.mark.parametrize("blocker", ["alice", "bob"])
