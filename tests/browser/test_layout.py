@@ -1,5 +1,6 @@
 """Game pages fit the window: when a game page opens, the whole table and your hand or tray are
-on screen, without scrolling, on a laptop, a desktop, a full-HD screen and a phone.
+on screen, without scrolling, on a laptop, a desktop, a full-HD screen and a phone. The site's
+navigation is one row on a phone, and a rematch offer is said on the game page.
 
 Each kind opens one game in one desktop page, resized to each desktop size and reloaded, and in
 one phone page. The boxes of the parts that must be seen are checked against the viewport.
@@ -7,6 +8,7 @@ one phone page. The boxes of the parts that must be seen are checked against the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -17,7 +19,7 @@ from playwright.sync_api import Page, expect
 from greycircle.games import services
 from greycircle.games.services import SeatSpec
 from tests.browser.conftest import LiveServer
-from tests.factories import UserFactory
+from tests.factories import UserFactory, game_started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -191,3 +193,36 @@ def test_the_menu_button_shows_that_something_is_unread(new_page, asgi_live_serv
     notify(alice, "friend_request")
     phone.reload()
     assert phone.evaluate(dot) != "none"
+
+
+# --- A rematch offer on the game page (issue 19, item 16) --------------------------------------
+
+
+def test_a_rematch_offer_arrives_as_a_notice_that_screen_readers_announce(
+    new_page, asgi_live_server
+):
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    services.game_resign(game_id=game.pk, user=bob)
+    pages = {}
+    for user in (alice, bob):
+        client = Client()
+        client.force_login(user)
+        pages[user.username] = page_signed_in(new_page, asgi_live_server, client)
+        pages[user.username].goto(f"/games/{game.pk}/")
+        expect(pages[user.username].locator("#connection")).to_have_text("Live")
+    offer = pages["alice"].locator("#rematch-offer")
+    # The live region is in the page, empty, before anything is said in it.
+    expect(offer).to_have_attribute("role", "status")
+    expect(offer).to_have_text("")
+
+    pages["bob"].get_by_role("button", name="Rematch").click()
+    expect(pages["bob"]).to_have_url(re.compile(r"/games/\d+/$"))
+
+    expect(offer).to_have_text("bob asks for a rematch: go to it to accept or decline.")
+    expect(offer).to_be_in_viewport(ratio=1)
+    expect(pages["alice"].get_by_role("button", name="Go to the rematch")).to_be_visible()
+    # Opened later, the page says so at once.
+    pages["alice"].reload()
+    expect(offer).to_have_text("bob asks for a rematch: go to it to accept or decline.")
+    expect(offer).to_be_visible()

@@ -222,6 +222,28 @@ function renderActions(envelope) {
   $("#replay-link").hidden = !(over && envelope.state);
 }
 
+// The rematch this game's players were asked to, once checked (its id): each is fetched once.
+let rematchChecked = null;
+
+/** When another player asked for a rematch and it waits for the viewer's answer, say so in the
+ *  notice kept for it (a live region, so screen readers announce it), not only by the button's
+ *  new label. The envelope names the rematch; who asked and whom it waits for are its own. */
+async function renderRematchOffer(envelope, client) {
+  const id = envelope.rematch_id;
+  if (!id || envelope.you === null || id === rematchChecked) return;
+  rematchChecked = id;
+  let rematch;
+  try {
+    rematch = await client.request("GET", `/api/v1/games/${id}/`);
+  } catch {
+    return; // the button still leads to it
+  }
+  if (rematch.status !== "open" || !myInvitation(rematch)) return;
+  const offer = $("#rematch-offer");
+  offer.textContent = `${rematch.created_by ?? "Another player"} asks for a rematch: go to it to accept or decline.`;
+  offer.classList.remove("visually-hidden");
+}
+
 function renderMoves(moves, envelope, renderer) {
   // No empty log (nor an empty transcript) before the first move.
   $("#moves-section").hidden = moves.length === 0;
@@ -278,6 +300,7 @@ async function main() {
     renderer.render(envelope, previous);
     renderSeats(envelope, renderer);
     renderActions(envelope);
+    renderRematchOffer(envelope, client);
     renderDeadline(envelope);
     text($("#status"), statusLine(envelope, renderer));
     // The tab says so too: "(2) Your turn — Circles #12 · Grey Circle Games".
