@@ -44,10 +44,11 @@ class UserSettingsForm(forms.Form):
     def for_user(cls, user: User, data: Any = None) -> UserSettingsForm:
         """The form filled with `user`'s current settings (and bound to `data` when given).
 
-        A guest has no e-mail address, so no e-mail settings either."""
+        A guest has no e-mail address, so no e-mail settings either; nor can anyone invite a
+        guest to a game (greycircle.games.services), so no invitation setting."""
         form = cls(data, initial={name: getattr(user, name) for name in SETTINGS_FIELDS})
         if user.is_guest:
-            for name in User.EMAIL_PREFERENCES:
+            for name in (*User.EMAIL_PREFERENCES, "accept_invitations_from_anyone"):
                 del form.fields[name]
         return form
 
@@ -55,7 +56,7 @@ class UserSettingsForm(forms.Form):
         return [self["show_helpers"]]
 
     def invitation_fields(self) -> list[forms.BoundField]:
-        return [self["accept_invitations_from_anyone"]]
+        return [self[name] for name in ("accept_invitations_from_anyone",) if name in self.fields]
 
     def email_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in User.EMAIL_PREFERENCES if name in self.fields]

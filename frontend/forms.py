@@ -101,11 +101,15 @@ class NewGameForm(forms.Form):
     `cleaned_data["opponents"]` holds the seats and `cleaned_data["options"]` the options as the
     API takes them (JSON values, checked by the kind's options serializer); the engine's
     `validate_options`, through `services.game_create`, stays the authority on them.
+
+    `can_invite=False` (a guest, whom `services.game_create` lets invite nobody) leaves out the
+    friend's seat, its username boxes and what a declined invitation does.
     """
 
-    def __init__(self, *args, game_kind: GameKind, **kwargs) -> None:
+    def __init__(self, *args, game_kind: GameKind, can_invite: bool = True, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game_kind = game_kind
+        self.can_invite = can_invite
         rules = game_kind.rules
         choices = [
             *(
@@ -113,7 +117,7 @@ class NewGameForm(forms.Form):
                 for level in game_kind.ai_levels
             ),
             (OPEN, "Open seat (anyone may join)"),
-            (FRIEND, "A friend (username below)"),
+            *([(FRIEND, "A friend (username below)")] if can_invite else []),
         ]
         for index in range(1, rules.max_seats):
             optional = index >= rules.min_seats
@@ -123,12 +127,13 @@ class NewGameForm(forms.Form):
                 initial=NOBODY if optional else f"{COMPUTER_PREFIX}{game_kind.ai_levels[0]}",
                 required=not optional,
             )
-            self.fields[f"username_{index}"] = forms.CharField(
-                label=f"Seat {index + 1}: friend's username",
-                required=False,
-                max_length=150,
-                widget=forms.TextInput(attrs={"autocomplete": "off", "data-friend-box": ""}),
-            )
+            if can_invite:
+                self.fields[f"username_{index}"] = forms.CharField(
+                    label=f"Seat {index + 1}: friend's username",
+                    required=False,
+                    max_length=150,
+                    widget=forms.TextInput(attrs={"autocomplete": "off", "data-friend-box": ""}),
+                )
         self.fields["days_per_move"] = forms.TypedChoiceField(
             label="Time per move",
             choices=DaysPerMove.choices,
@@ -145,17 +150,18 @@ class NewGameForm(forms.Form):
             )
             + ". No limit against computers.",
         )
-        # As the API's `on_decline`; it matters only when the game invites someone.
-        self.fields["on_decline"] = forms.TypedChoiceField(
-            label="If an invitation is declined",
-            choices=OnDecline.choices,
-            coerce=OnDecline,
-            required=False,  # left out: the default
-            empty_value=OnDecline.CANCEL,
-            initial=OnDecline.CANCEL,
-            help_text="What a declined, withdrawn or expired invitation does: cancel the game, "
-            "or open that seat to anyone who wants to join.",
-        )
+        if can_invite:
+            # As the API's `on_decline`; it matters only when the game invites someone.
+            self.fields["on_decline"] = forms.TypedChoiceField(
+                label="If an invitation is declined",
+                choices=OnDecline.choices,
+                coerce=OnDecline,
+                required=False,  # left out: the default
+                empty_value=OnDecline.CANCEL,
+                initial=OnDecline.CANCEL,
+                help_text="What a declined, withdrawn or expired invitation does: cancel the "
+                "game, or open that seat to anyone who wants to join.",
+            )
         self.option_names: list[str] = []
         serializer_class = game_kind.options_serializer
         if serializer_class is not None:
@@ -167,9 +173,13 @@ class NewGameForm(forms.Form):
                     self.fields[f"{OPTION_PREFIX}{name}"] = form_field
                     self.option_names.append(name)
 
-    def seat_pairs(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+    def seat_pairs(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+        """Each seat's chooser and its friend's username box (None where nobody is invited)."""
         return [
-            (self[f"seat_{index}"], self[f"username_{index}"])
+            (
+                self[f"seat_{index}"],
+                self[f"username_{index}"] if self.can_invite else None,
+            )
             for index in range(1, self.game_kind.rules.max_seats)
         ]
 
@@ -180,6 +190,7 @@ class NewGameForm(forms.Form):
         cleaned = super().clean()
         cleaned["opponents"] = self._clean_seats(cleaned)
         cleaned["options"] = self._clean_options(cleaned)
+        cleaned.setdefault("on_decline", OnDecline.CANCEL)  # nobody invited: it cannot matter
         return cleaned
 
     def _clean_seats(self, cleaned: dict[str, Any]) -> list[SeatSpec]:

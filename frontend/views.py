@@ -182,7 +182,9 @@ def play(request: HttpRequest) -> HttpResponse:
     `?invite=<username>` (a friend's "Invite to a game" link) fills in the second seat with them:
     in every kind's form, or with `&kind=<kind>` (a profile's link for one game) in that one's.
     """
-    invite = request.GET.get("invite", "").strip()[:150]
+    # Guests invite nobody (services.game_create): their forms have no friend's seat.
+    can_invite = not request.user.is_guest
+    invite = request.GET.get("invite", "").strip()[:150] if can_invite else ""
     initial = {"seat_1": FRIEND, "username_1": invite} if invite else None
     kinds = {game_kind.kind: game_kind for game_kind in registry.all_kinds()}
     invite_kind = kinds.get(request.GET.get("kind", ""))
@@ -192,6 +194,7 @@ def play(request: HttpRequest) -> HttpResponse:
             game_kind=game_kind,
             prefix=game_kind.kind,
             initial=initial if invite_kind is None or invite_kind is game_kind else None,
+            can_invite=can_invite,
         )
         for game_kind in kinds.values()
     }
@@ -224,6 +227,7 @@ def play(request: HttpRequest) -> HttpResponse:
             "friend_choice": FRIEND,
             "invite": invite,
             "invite_kind": invite_kind,
+            "can_invite": can_invite,
         },
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounts import friends, selectors
+from accounts import friends, guests, selectors
 from accounts.models import FriendRequest, Friendship, User
 from tests.factories import UserFactory
 
@@ -163,3 +163,24 @@ def test_a_user_with_friends_and_blocks_can_still_be_deleted_by_staff(staff_clie
     )
     assert response.status_code == 302
     assert not User.objects.filter(pk=alice.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_guest_is_told_what_an_account_gives_instead_of_the_friends_forms():
+    page = signed_in(guests.guest_create()).get("/friends/")
+
+    html = page.content.decode()
+    assert "Send friend request" not in html
+    assert 'data-section="friends"' not in html
+    assert 'data-section="incoming"' not in html
+    assert "As a guest you cannot add friends, nor can anyone ask you." in html
+    assert 'href="/account/upgrade/">Create an account</a>' in html
+    assert 'data-section="blocked"' in html  # a guest may still block
+
+
+@pytest.mark.django_db
+def test_a_full_account_sees_no_guest_note(alice):
+    html = signed_in(alice).get("/friends/").content.decode()
+
+    assert "Send friend request" in html
+    assert "data-guest-note" not in html

@@ -6,6 +6,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
 
+from accounts import guests
 from accounts.models import User
 from accounts.services import SETTINGS_FIELDS
 from tests.factories import PASSWORD
@@ -345,3 +346,29 @@ def test_settings_post_leaves_other_users_alone(client, alice, bob):
     bob.refresh_from_db()
     assert bob.show_helpers is True
     assert bob.email_friend_request is True
+
+
+def test_a_guests_settings_say_what_an_account_gives_instead_of_invitations(client):
+    guest = guests.guest_create()
+    client.force_login(guest)
+
+    response = client.get("/settings/")
+
+    assert tuple(response.context["form"].fields) == ("show_helpers",)
+    html = response.content.decode()
+    assert "Anyone may invite me" not in html
+    assert "Nobody can invite a guest to a game." in html
+    assert 'href="/account/upgrade/">Create an account</a>' in html
+    # Saving the settings a guest has leaves the invitation setting as it was.
+    assert client.post("/settings/", {"show_helpers": "on"}).status_code == 302
+    guest.refresh_from_db()
+    assert guest.accept_invitations_from_anyone is False
+
+
+def test_a_full_accounts_settings_keep_the_invitation_setting(client, alice):
+    client.force_login(alice)
+
+    html = client.get("/settings/").content.decode()
+
+    assert "Anyone may invite me to a game" in html
+    assert "data-guest-note" not in html

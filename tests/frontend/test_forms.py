@@ -213,3 +213,31 @@ def test_an_unknown_on_decline_is_refused():
     assert form.errors["on_decline"] == [
         "Select a valid choice. shrug is not one of the available choices."
     ]
+
+
+def test_a_form_that_may_invite_nobody_has_no_friends_seat_username_or_on_decline():
+    form = NewGameForm(
+        game_kind=registry.get("kingscorner"), prefix="kingscorner", can_invite=False
+    )
+
+    for seat, username in form.seat_pairs():
+        assert "user" not in [value for value, _ in seat.field.choices]
+        assert username is None
+    assert "on_decline" not in form.fields
+
+    chosen = NewGameForm(
+        {"kingscorner-seat_1": "open", "kingscorner-seat_2": "ai:easy"},
+        game_kind=registry.get("kingscorner"),
+        prefix="kingscorner",
+        can_invite=False,
+    )
+    assert chosen.is_valid(), chosen.errors
+    assert chosen.cleaned_data["on_decline"] == OnDecline.CANCEL
+    refused = NewGameForm(
+        {"circles-seat_1": "user", "circles-username_1": "bob"},
+        game_kind=registry.get("circles"),
+        prefix="circles",
+        can_invite=False,
+    )
+    assert not refused.is_valid()
+    assert "seat_1" in refused.errors

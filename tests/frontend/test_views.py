@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from accounts import guests
 from greycircle.games import registry
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec, game_create
@@ -575,3 +576,26 @@ def test_the_navigation_links_to_the_signed_in_players_profile(client, alice, bo
     assert "aria-current" not in nav_links(client.get("/u/bob/").content.decode())["Profile"]
     # The short label keeps the navigation narrow on a phone, whatever the name's length.
     assert list(links)[-2:] == ["Profile", "Settings"]
+
+
+# --- guests ---------------------------------------------------------------------------------
+
+
+def test_a_guests_play_page_offers_no_friends_seat_and_says_what_an_account_gives(client, bob):
+    client.force_login(guests.guest_create())
+
+    response = client.get("/play/?invite=bob")
+
+    html = response.content.decode()
+    assert 'value="user"' not in html
+    assert "friend's username" not in html
+    assert "If an invitation is declined" not in html
+    assert "invite-hint" not in html
+    assert "you cannot invite players." in html
+    assert 'href="/account/upgrade/">Create an account</a> to keep your games' in html
+    assert 'value="open"' in html  # what a guest can do stays
+
+    client.force_login(bob)
+    html = client.get("/play/").content.decode()
+    assert "you cannot invite players." not in html
+    assert 'value="user"' in html
