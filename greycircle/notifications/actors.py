@@ -12,12 +12,10 @@ a change is announced (greycircle.games.events), after the commit and still insi
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from contextvars import ContextVar
 
-from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponse
-from django.utils.decorators import sync_and_async_middleware
 
 _request: ContextVar[HttpRequest | None] = ContextVar("greycircle_actor_request", default=None)
 
@@ -31,26 +29,17 @@ def actor_id() -> int | None:
     return user.pk
 
 
-@sync_and_async_middleware
 def request_actor(
-    get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
-) -> Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]:
-    """Middleware: the request's user is the actor of every change made while answering it."""
-    if iscoroutinefunction(get_response):
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """Middleware: the request's user is the actor of every change made while answering it.
 
-        async def middleware_async(request: HttpRequest) -> HttpResponse:
-            token = _request.set(request)
-            try:
-                return await get_response(request)  # type: ignore[misc]
-            finally:
-                _request.reset(token)
-
-        return middleware_async
+    Sync only: the site answers HTTP through Django's WSGI handler (greycircle.asgi)."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         token = _request.set(request)
         try:
-            return get_response(request)  # type: ignore[return-value]
+            return get_response(request)
         finally:
             _request.reset(token)
 
