@@ -1,4 +1,5 @@
-"""The moderation log: one row per action on one user or game, written once, never changed."""
+"""The moderation log (one row per action on one user or game, written once, never changed) and
+the flags that point staff at what may need an action (patterns found by other apps)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class ModerationActionKind(models.TextChoices):
     USER_PASSWORD = "user_password", "Changed an account's password"
     USER_DELETE = "user_delete", "Deleted an account"
     GAME_ABORT = "game_abort", "Aborted a game"
+    FLAG_REVIEW = "flag_review", "Reviewed a flag"
 
 
 class ModerationAction(models.Model):
@@ -67,3 +69,73 @@ class ModerationAction(models.Model):
         if not self._state.adding:
             raise ValueError("The moderation log is written once: entries are never changed.")
         super().save(*args, **kwargs)
+
+
+class FlagKind(models.TextChoices):
+    """What looked suspicious (`greycircle.ratings.suspicion` says exactly when)."""
+
+    QUICK_LOSSES = "quick_losses", "Loses quickly to the same account again and again"
+    QUICK_WINS = "quick_wins", "Wins many games that the loser gave up at once"
+
+
+class Flag(models.Model):
+    """A pattern staff should look at: `user` (the account that gains) and maybe `other_user`
+    (the account that loses to it), `games` matching games so far, the latest being `game`.
+
+    Raised by the apps that see the pattern (`flags.flag_raise`), never by hand. While it is open
+    (not reviewed) the same pattern updates it rather than raising another: `key` names the
+    pattern, unique among open flags. Staff review it with a reason (`services.flags_review`),
+    recorded in the moderation log; the pattern going on afterwards raises a new flag.
+    """
+
+    kind = models.CharField(max_length=32, choices=FlagKind.choices)
+    key = models.CharField(max_length=100, help_text="The kind and the accounts, as one string.")
+    description = models.CharField(max_length=300, help_text="What was seen, in words.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="flags",
+        help_text="The account the pattern favours.",
+    )
+    other_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The account that loses to it, for a pattern between two accounts.",
+    )
+    games = models.PositiveIntegerField(help_text="Games that match the pattern so far.")
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The latest game that matched.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(db_index=True, help_text="When a game last matched.")
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-updated", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"],
+                condition=models.Q(reviewed_at__isnull=True),
+                name="flag_one_open_per_pattern",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.description

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
+from greycircle.games import events
 from greycircle.games import services as game_services
 from greycircle.games.models import Game
 from greycircle.moderation.errors import ModerationInvalid, ModerationPermissionDenied
-from greycircle.moderation.models import ModerationAction, ModerationActionKind
+from greycircle.moderation.models import Flag, ModerationAction, ModerationActionKind
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -50,12 +52,18 @@ def moderation_record(
     """Record that `actor` did `action` to `user` and/or `game`, because `reason`.
 
     Call it inside the transaction of the action itself. `description` says what was done in
-    words (by default the action's label and the target).
+    words (by default the action's label and the target). A user deactivated (by whichever
+    path: the admin's form or its action) has every open socket closed once it commits.
     """
     reason = reason_clean(reason)
     if not (actor.is_staff and actor.is_active):
         raise ModerationPermissionDenied("not_staff", "Only staff take moderation actions.")
     action = ModerationActionKind(action)
+    if action == ModerationActionKind.USER_DEACTIVATE and user is not None:
+        user_id = user.pk
+        transaction.on_commit(
+            lambda: events.user_sockets_close(user_id=user_id, code=events.ACCOUNT_DEACTIVATED)
+        )
     if not description:
         targets = [f"user {user.username}" if user else "", f"game #{game.pk}" if game else ""]
         description = " — ".join(filter(None, [action.label, *targets]))
@@ -124,6 +132,33 @@ def game_abort(*, actor: User, game_id: int, reason: str) -> Game:
             + (f" ({players})." if players else "."),
         )
     return game
+
+
+def flags_review(*, actor: User, flag_ids: Iterable[int], reason: str) -> list[Flag]:
+    """Mark the open flags reviewed by `actor`, each recorded with `reason` (what was found, what
+    was done). Flags already reviewed are left alone. Returns the flags reviewed."""
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        flags = list(
+            Flag.objects.select_for_update()
+            .filter(pk__in=set(flag_ids), reviewed_at__isnull=True)
+            .select_related("user", "game")
+            .defer("game__state")
+            .order_by("pk")
+        )
+        now = timezone.now()
+        for flag in flags:
+            moderation_record(
+                actor=actor,
+                action=ModerationActionKind.FLAG_REVIEW,
+                reason=reason,
+                user=flag.user,
+                game=flag.game,
+                description=f"Reviewed flag #{flag.pk}: {flag.description}",
+            )
+            flag.reviewed_at, flag.reviewed_by = now, actor
+        Flag.objects.bulk_update(flags, ["reviewed_at", "reviewed_by"])
+    return flags
 
 
 def _users_set_active(*, actor: User, user_ids: set[int], active: bool, reason: str) -> list[User]:

@@ -11,6 +11,14 @@ from greycircle.ratings import glicko2
 PROVISIONAL_DEVIATION = 110.0
 
 
+class UnratedReason(models.TextChoices):
+    """Why a finished game moved nobody's rating (`outcome.rating.reason` in the envelope)."""
+
+    COMPUTERS = "computers", "Fewer than two people played"
+    TOO_SHORT = "too_short", "A player made too few moves"
+    PAIR_LIMIT = "pair_limit", "Two of its players reached their rated games for the day"
+
+
 class PlayerRating(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"

@@ -2,6 +2,32 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from greycircle.ratings.models import UnratedReason
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    before = serializers.IntegerField(help_text="The seat's rating before the game, rounded.")
+    after = serializers.IntegerField(help_text="Its rating after the game, rounded.")
+
+
+class GameRatingSerializer(serializers.Serializer):
+    """Whether a finished game moved its players' ratings, and if not, why."""
+
+    rated = serializers.BooleanField()
+    reason = serializers.ChoiceField(
+        choices=UnratedReason.choices,
+        allow_null=True,
+        help_text="Why it is not rated (null when it is): `computers` (fewer than two people "
+        "played), `too_short` (a person made fewer than the kind's minimum of moves: 2, King's "
+        "Corner 3), `pair_limit` (two of its players already have 5 rated games of the kind "
+        "against each other in the last 24 hours).",
+    )
+    detail = serializers.CharField(help_text='The verdict in words, e.g. "Not rated: ...".')
+    changes = RatingChangeSerializer(
+        many=True, help_text="Each person's rating before and after (empty when not rated)."
+    )
+
 
 class LeaderboardEntrySerializer(serializers.Serializer):
     """One established rating on a leaderboard."""

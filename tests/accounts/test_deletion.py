@@ -57,6 +57,15 @@ def dave(db):
 def test_deleting_settles_games_and_removes_personal_data(alice, bob, carol, dave):
     playing = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
     finished = game_started(creator=bob, kind="circles", opponents=[SeatSpec(user=alice)])
+    for version, (player, square) in enumerate(
+        zip([bob, alice] * 2, ["e3", "d3", "c2", "f2"], strict=True)
+    ):
+        services.move_submit(
+            game_id=finished.pk,
+            user=player,
+            move={"square": square},
+            expected_version=finished.version + version,
+        )  # two moves each: a game long enough to be rated
     services.game_resign(game_id=finished.pk, user=bob)
     my_table = services.game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
     let_anyone_invite(alice)

@@ -137,7 +137,20 @@ def test_a_game_played_to_a_wipe_out_is_finished(game, alice, bob, client_for):
     final = response.json()
     assert final["status"] == "finished"
     assert final["to_move"] is None
-    assert final["outcome"] == {"scores": [13, 0], "winners": [0], "reason": "more_discs"}
+    assert final["outcome"] == {
+        "scores": [13, 0],
+        "winners": [0],
+        "reason": "more_discs",
+        "rating": {
+            "rated": True,
+            "reason": None,
+            "detail": "Rated.",
+            "changes": [
+                {"seat": 0, "before": 1500, "after": 1662},
+                {"seat": 1, "before": 1500, "after": 1338},
+            ],
+        },
+    }
     assert [seat["score"] for seat in final["seats"]] == [13, 0]
 
 

@@ -188,10 +188,20 @@ def test_when_time_is_up_the_opponent_claims_the_win(duel, alice, bob):
     won = game_claim_win(game_id=duel.pk, user=bob)
 
     assert won.status == GameStatus.FINISHED
-    assert won.outcome == {"scores": [0, 0], "winners": [1], "reason": "timeout"}
+    assert won.outcome == {
+        "scores": [0, 0],
+        "winners": [1],
+        "reason": "timeout",
+        "rating": {
+            "rated": False,
+            "reason": "too_short",
+            "detail": "Not rated: a game is rated once every player has made 2 moves.",
+            "changes": [],
+        },
+    }
     assert won.move_deadline is None
     assert won.version == duel.version + 1
-    assert RatingChange.objects.filter(game=won).count() == 2
+    assert not RatingChange.objects.filter(game=won).exists(), "nobody had moved"
     assert refusal(GameInvalid, game_claim_win, game_id=duel.pk, user=bob).code == "game_not_active"
 
 

@@ -7,12 +7,14 @@ from django.test import Client
 
 from greycircle.games.services import SeatSpec
 from greycircle.moderation import services
-from greycircle.moderation.models import ModerationAction
+from greycircle.moderation.flags import flag_raise
+from greycircle.moderation.models import Flag, FlagKind, ModerationAction
 from tests.factories import UserFactory, game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
 CHANGELIST = "/admin/moderation/moderationaction/"
+FLAGS = "/admin/moderation/flag/"
 
 
 @pytest.fixture
@@ -97,3 +99,107 @@ def test_staff_need_the_view_permission_to_read_the_log(entries):
     staff.user_permissions.add(Permission.objects.get(codename="view_moderationaction"))
 
     assert client.get(CHANGELIST).status_code == 200
+
+
+# --- flags ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def flags(staff, alice, bob, carol):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    reviewed = flag_raise(
+        kind=FlagKind.QUICK_WINS,
+        user_id=carol.pk,
+        game=game,
+        games=10,
+        description="carol won 10 quick games.",
+    )
+    services.flags_review(actor=staff, flag_ids=[reviewed.pk], reason="A strong player.")
+    open_flag = flag_raise(
+        kind=FlagKind.QUICK_LOSSES,
+        user_id=alice.pk,
+        other_user_id=bob.pk,
+        game=game,
+        games=3,
+        description="bob lost quickly to alice 3 times in 7 days.",
+    )
+    return open_flag, Flag.objects.get(pk=reviewed.pk)
+
+
+def test_flags_are_listed_open_first_with_links_to_the_accounts_and_the_game(admin_client, flags):
+    open_flag, reviewed = flags
+
+    response = admin_client.get(FLAGS)
+
+    assert listed(response) == [open_flag, reviewed]
+    content = response.content.decode()
+    assert "bob lost quickly to alice 3 times in 7 days." in content
+    assert f'href="/admin/accounts/user/{open_flag.user_id}/change/">alice</a> against ' in content
+    assert (
+        f'href="/admin/games/game/{open_flag.game_id}/change/">Game #{open_flag.game_id}</a>'
+        in (content)
+    )
+    assert "reviewed by staffer" in content
+    assert listed(admin_client.get(FLAGS, {"reviewed": "no"})) == [open_flag]
+    assert listed(admin_client.get(FLAGS, {"q": "bob"})) == [open_flag]
+    assert listed(admin_client.get(FLAGS, {"kind__exact": "quick_wins"})) == [reviewed]
+
+
+def test_flags_cannot_be_added_edited_or_deleted(admin_client, flags):
+    open_flag, _ = flags
+
+    assert admin_client.get(f"{FLAGS}add/").status_code == 403
+    assert admin_client.get(f"{FLAGS}{open_flag.pk}/change/").status_code == 200
+    assert (
+        admin_client.post(f"{FLAGS}{open_flag.pk}/change/", {"description": "x"}).status_code == 403
+    )
+    assert admin_client.post(f"{FLAGS}{open_flag.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Flag.objects.count() == 2
+
+
+def test_reviewing_a_flag_asks_why_and_records_it(admin_client, flags, staff):
+    open_flag, _ = flags
+    chosen = {"action": "review_selected", "_selected_action": [open_flag.pk]}
+
+    asked = admin_client.post(FLAGS, chosen)
+    assert asked.status_code == 200
+    assert "Mark these flags reviewed?" in asked.content.decode()
+    assert (
+        admin_client.post(FLAGS, {**chosen, "confirm_moderation": "yes", "reason": ""}).status_code
+        == 200
+    )
+    open_flag.refresh_from_db()
+    assert open_flag.reviewed_at is None, "no reason, no review"
+
+    done = admin_client.post(
+        FLAGS,
+        {**chosen, "confirm_moderation": "yes", "reason": "Spare account, deactivated."},
+        follow=True,
+    )
+
+    assert done.status_code == 200
+    open_flag.refresh_from_db()
+    assert open_flag.reviewed_by == staff
+    entry = ModerationAction.objects.get(action="flag_review", reason="Spare account, deactivated.")
+    assert entry.user_id == open_flag.user_id
+
+
+def test_staff_without_the_change_permission_may_read_flags_but_not_review_them(flags):
+    open_flag, _ = flags
+    reader = UserFactory(is_staff=True)
+    reader.user_permissions.add(Permission.objects.get(codename="view_flag"))
+    client = Client()
+    client.force_login(reader)
+
+    assert client.get(FLAGS).status_code == 200
+    client.post(
+        FLAGS,
+        {
+            "action": "review_selected",
+            "_selected_action": [open_flag.pk],
+            "confirm_moderation": "yes",
+            "reason": "Looks fine.",
+        },
+    )
+    open_flag.refresh_from_db()
+    assert open_flag.reviewed_at is None

@@ -17,7 +17,8 @@ from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec, game_resign
 from greycircle.moderation import selectors, services
 from greycircle.moderation.errors import ModerationInvalid, ModerationPermissionDenied
-from greycircle.moderation.models import ModerationAction, ModerationActionKind
+from greycircle.moderation.flags import flag_raise
+from greycircle.moderation.models import Flag, FlagKind, ModerationAction, ModerationActionKind
 from tests.factories import UserFactory, game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
@@ -310,3 +311,65 @@ def test_the_moderation_app_imports_no_game():
             elif isinstance(node, ast.ImportFrom):
                 imported.add((node.module or "").split(".")[0])
     assert not imported & {"circles", "kingscorner", "cirkis"}
+
+
+# --- flags_review ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def flags(alice, bob, game):
+    return [
+        flag_raise(
+            kind=kind,
+            user_id=alice.pk,
+            other_user_id=bob.pk if kind == FlagKind.QUICK_LOSSES else None,
+            game=game,
+            games=games,
+            description=description,
+        )
+        for kind, games, description in [
+            (FlagKind.QUICK_LOSSES, 3, "bob lost quickly to alice 3 times."),
+            (FlagKind.QUICK_WINS, 10, "alice won 10 quick games."),
+        ]
+    ]
+
+
+def test_reviewing_flags_records_who_when_and_what_was_found(staff, alice, game, flags):
+    reviewed = services.flags_review(
+        actor=staff, flag_ids=[flag.pk for flag in flags], reason="Two spare accounts; deactivated."
+    )
+
+    assert len(reviewed) == 2
+    for flag in Flag.objects.all():
+        assert flag.reviewed_by == staff
+        assert flag.reviewed_at is not None
+    entries = ModerationAction.objects.order_by("pk")
+    assert [(entry.action, entry.user, entry.game) for entry in entries] == [
+        ("flag_review", alice, game),
+        ("flag_review", alice, game),
+    ]
+    assert (
+        entries[0].description
+        == f"Reviewed flag #{flags[0].pk}: bob lost quickly to alice 3 times."
+    )
+    assert entries[0].reason == "Two spare accounts; deactivated."
+    # Reviewing again changes and records nothing.
+    assert services.flags_review(actor=staff, flag_ids=[flags[0].pk], reason=REASON) == []
+    assert ModerationAction.objects.count() == 2
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_reviewing_without_a_reason_changes_nothing(staff, flags, reason):
+    with pytest.raises(ModerationInvalid) as error:
+        services.flags_review(actor=staff, flag_ids=[flags[0].pk], reason=reason)
+
+    assert error.value.code == "reason_required"
+    assert not Flag.objects.filter(reviewed_at__isnull=False).exists()
+
+
+def test_only_staff_review_flags(bob, flags):
+    with pytest.raises(ModerationPermissionDenied):
+        services.flags_review(actor=bob, flag_ids=[flags[0].pk], reason=REASON)
+
+    assert not Flag.objects.filter(reviewed_at__isnull=False).exists()
+    assert not ModerationAction.objects.exists()

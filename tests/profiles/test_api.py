@@ -12,6 +12,13 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
 def test_a_profile_shows_statistics_and_recent_games(alice, bob, client_for):
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    for version, (player, cell) in enumerate([(alice, 0), (bob, 3), (alice, 1), (bob, 4)]):
+        services.move_submit(
+            game_id=game.pk,
+            user=player,
+            move={"cell": cell},
+            expected_version=game.version + version,
+        )  # two moves each: a game long enough to be rated
     services.game_resign(game_id=game.pk, user=bob)
 
     response = client_for(bob).get("/api/v1/users/alice/")

@@ -1,9 +1,16 @@
-"""Finished games between people move their players' Glicko-2 ratings, once per game."""
+"""Finished games between people move their players' Glicko-2 ratings, once per game — when
+they were really played: every person made a few moves, and the same two accounts have not had
+their day's rated games yet. The outcome says whether the game was rated, and why not."""
+
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from greycircle.games import services
+from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
+from greycircle.ratings import services as ratings
 from greycircle.ratings.models import PlayerRating, RatingChange
 from greycircle.ratings.services import pairwise_results
 from tests.factories import game_started
@@ -11,6 +18,8 @@ from tests.factories import game_started
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
 X_WINS = [0, 3, 1, 4, 2]  # X (seat 0) takes the top row
+O_WINS = [0, 3, 1, 4, 8, 5]  # O (seat 1) takes the middle row with its third move
+TWO_EACH = [0, 3, 1, 4]  # then somebody resigns
 
 
 def play(game, cells) -> None:
@@ -41,10 +50,94 @@ def test_the_winner_gains_what_the_loser_drops_between_new_players(alice, bob):
 
 def test_a_resignation_is_rated_as_a_loss(alice, bob):
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    play(game, TWO_EACH)
 
     services.game_resign(game_id=game.pk, user=alice)
 
     assert rating(bob).rating > 1500 > rating(alice).rating
+    assert outcome_rating(game) == {
+        "rated": True,
+        "reason": None,
+        "detail": "Rated.",
+        "changes": [
+            {"seat": 0, "before": 1500, "after": 1338},
+            {"seat": 1, "before": 1500, "after": 1662},
+        ],
+    }
+
+
+def outcome_rating(game) -> dict:
+    return Game.objects.get(pk=game.pk).outcome["rating"]
+
+
+def test_a_game_resigned_before_anybody_played_is_not_rated(alice, bob):
+    # Spare accounts farmed a rating from 1500 to 2399 with 180 games resigned at move 0.
+    for _ in range(3):
+        game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+        services.game_resign(game_id=game.pk, user=bob)
+
+    assert not PlayerRating.objects.exists()
+    assert not RatingChange.objects.exists()
+    assert outcome_rating(game) == {
+        "rated": False,
+        "reason": "too_short",
+        "detail": "Not rated: a game is rated once every player has made 2 moves.",
+        "changes": [],
+    }
+
+
+def test_every_person_must_have_made_the_minimum_of_moves(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    play(game, [0, 3, 1])  # alice has made two moves, bob one
+
+    services.game_resign(game_id=game.pk, user=bob)
+
+    assert outcome_rating(game)["reason"] == "too_short"
+    assert not RatingChange.objects.exists()
+
+
+def test_the_move_that_ends_the_game_counts(alice, bob, monkeypatch):
+    monkeypatch.setitem(ratings.RATED_MIN_MOVES_BY_KIND, "tictactoe", 3)
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+
+    play(game, O_WINS)  # bob's third move wins
+
+    assert outcome_rating(game)["rated"] is True
+    assert rating(bob).rating > 1500
+
+
+def test_the_minimum_is_per_kind():
+    assert ratings.rated_min_moves("circles") == 2
+    assert ratings.rated_min_moves("kingscorner") == 3
+
+
+def test_a_pair_is_rated_at_most_five_times_a_day(alice, bob, carol):
+    for _ in range(ratings.PAIR_RATED_GAMES):
+        game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+        play(game, X_WINS)
+    assert outcome_rating(game)["rated"] is True
+    before = rating(alice).rating
+
+    sixth = game_started(creator=bob, kind="tictactoe", opponents=[SeatSpec(user=alice)])
+    play(sixth, X_WINS)
+
+    assert outcome_rating(sixth) == {
+        "rated": False,
+        "reason": "pair_limit",
+        "detail": "Not rated: bob and alice have played 5 rated games against each other in the "
+        "last 24 hours, the most that count.",
+        "changes": [],
+    }
+    assert rating(alice).rating == before
+    assert RatingChange.objects.filter(game=sixth).count() == 0
+    # Each of them is still rated against others, and against each other a day later.
+    with_carol = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)])
+    play(with_carol, X_WINS)
+    assert outcome_rating(with_carol)["rated"] is True
+    RatingChange.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    next_day = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    play(next_day, X_WINS)
+    assert outcome_rating(next_day)["rated"] is True
 
 
 def test_games_against_computers_and_withdrawn_tables_are_not_rated(alice):
@@ -57,6 +150,12 @@ def test_games_against_computers_and_withdrawn_tables_are_not_rated(alice):
 
     assert not PlayerRating.objects.exists()
     assert not RatingChange.objects.exists()
+    assert outcome_rating(against_computer) == {
+        "rated": False,
+        "reason": "computers",
+        "detail": "Not rated: only games between people are rated.",
+        "changes": [],
+    }
 
 
 def test_ratings_carry_over_from_game_to_game(alice, bob):

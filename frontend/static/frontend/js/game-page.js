@@ -150,6 +150,22 @@ function renderDeadline(envelope) {
   text(element, line);
 }
 
+/** Once the game is over, whether it counted: "Not rated: ...", or the player's new rating. */
+function ratingLine(envelope) {
+  const rating = envelope.status === "finished" ? envelope.outcome.rating : undefined;
+  if (!rating) return "";
+  if (!rating.rated) return rating.detail;
+  const yours = rating.changes.find((change) => change.seat === envelope.you);
+  return yours ? `Your rating: ${yours.before} → ${yours.after}.` : "Rated.";
+}
+
+function renderRating(envelope) {
+  const line = ratingLine(envelope);
+  const element = $("#rating");
+  element.hidden = !line;
+  text(element, line);
+}
+
 function renderSeats(envelope, renderer) {
   const list = $("#seats");
   list.replaceChildren(
@@ -302,6 +318,7 @@ async function main() {
     renderActions(envelope);
     renderRematchOffer(envelope, client);
     renderDeadline(envelope);
+    renderRating(envelope);
     text($("#status"), statusLine(envelope, renderer));
     // The tab says so too: "(2) Your turn — Circles #12 · Grey Circle Games".
     const yourTurn =
