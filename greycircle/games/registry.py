@@ -22,7 +22,8 @@ class GameAnalysis:
     move), computed once by the game app in a task and kept.
 
     `get(game=...)` is the analysis as it stands (status ``not_requested`` until somebody asks);
-    `request(game=...)` asks for it, queueing the work once, and answers as `get` does. Both
+    `request(game=..., user=...)` asks for it for a player or staff member, queueing the work
+    once (raising GameInvalid past the kind's limits), and answers as `get` does. Both
     answer the shape of `serializer` (a `greycircle.games.replay_serializers`
     `GameAnalysisSerializer`).
     """
@@ -64,7 +65,7 @@ class GameKind:
     analysis: GameAnalysis | None = None
     # How the kind's outcome reasons end a sentence ("You won 38-26 on discs"): reason -> words;
     # "" for a reason that needs none (a tie). Game lists and profiles word results with them.
-    outcome_reasons: Mapping[str, str] = field(default_factory=dict)
+    outcome_reasons: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def kind(self) -> str:
