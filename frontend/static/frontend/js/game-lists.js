@@ -10,8 +10,10 @@
 const lists = () => document.querySelectorAll("[data-live-lists]");
 
 // Frames are missed while the socket is down: after a reconnect ("hello" again) the page catches
-// up once. The first "hello" follows the page's own render, which is current.
+// up once. The first "hello" follows the page's own render, which is current unless something
+// happened between the two: then the unread count it brings differs from the one rendered.
 let helloSeen = false;
+const renderedUnread = Number(document.getElementById("unread-badge")?.dataset.count) || 0;
 let fetching = false;
 let again = false;
 
@@ -80,7 +82,7 @@ async function refresh() {
 window.addEventListener("greycircle:me", (event) => {
   const message = event.detail;
   if (message.type === "hello") {
-    if (helloSeen) refresh();
+    if (helloSeen || message.unread_count !== renderedUnread) refresh();
     helloSeen = true;
     // The lists follow the stream from now on (tests wait for it before changing a game).
     for (const container of lists()) container.dataset.live = "true";
