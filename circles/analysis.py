@@ -18,12 +18,15 @@ never below 0; a move that loses `MISTAKE` discs or more is a ``mistake``, `BLUN
 ``blunder``.
 
 Positions are analysed one at a time (`position_analyse`) so that the platform's task can spread a
-long game over several short runs (`circles.services`); `analysis_compute` does a whole game.
+long game over several short runs (`circles.services`); `analysis_compute` does a whole game. A
+position's analysis can be given up halfway (`interrupt`, asked every few milliseconds: the task
+gives its worker to a computer's turn): it raises `Interrupted`, and analysing the position again
+later gives the same result, the limits being node counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -53,6 +56,7 @@ __all__ = [
     "MISTAKE",
     "NODES",
     "Budget",
+    "Interrupted",
     "analysis_compute",
     "analysis_summary",
     "game_positions",
@@ -68,6 +72,26 @@ class Budget:
     nodes: int = NODES
     exact_empties: int = EXACT_EMPTIES
     solve_nodes: int = SOLVE_NODES
+
+
+class Interrupted(Exception):
+    """The analysis of a position was given up (`position_analyse`'s `interrupt` said so)."""
+
+
+class _Search(Search):
+    """The engine's search, which also stops (`Interrupted`, not `OutOfTime`: no search keeps a
+    partial result) when `interrupt()` says so, asked at each of its limit checks."""
+
+    __slots__ = ("interrupt",)
+
+    def __init__(self, *, interrupt: Callable[[], bool] | None, **limits: int | None) -> None:
+        self.interrupt = interrupt
+        super().__init__(**limits)
+
+    def _check(self) -> None:
+        if self.interrupt is not None and self.interrupt():
+            raise Interrupted
+        super()._check()
 
 
 def mark_for(loss: int) -> str | None:
@@ -87,7 +111,12 @@ def _discs(value: int) -> float:
 
 
 def _exact(
-    own: int, opp: int, squares: list[int], played: int, budget: Budget
+    own: int,
+    opp: int,
+    squares: list[int],
+    played: int,
+    budget: Budget,
+    interrupt: Callable[[], bool] | None,
 ) -> tuple[int, int, int] | None:
     """(best square, its margin, the played move's margin) by the exact solver, or None when
     the solve needs more than `budget.solve_nodes` nodes."""
@@ -97,7 +126,7 @@ def _exact(
         flips = flip_mask(square, own, opp).bit_count()
         margin = (own.bit_count() + flips + 1) - (opp.bit_count() - flips)
         return square, margin, margin
-    solver = Search(max_nodes=budget.solve_nodes)
+    solver = _Search(max_nodes=budget.solve_nodes, interrupt=interrupt)
     try:
         best_value, best = solver.solve_root(own, opp, squares, -65, 65)
         if played == best:
@@ -109,10 +138,15 @@ def _exact(
 
 
 def _searched(
-    own: int, opp: int, squares: list[int], played: int, budget: Budget
+    own: int,
+    opp: int,
+    squares: list[int],
+    played: int,
+    budget: Budget,
+    interrupt: Callable[[], bool] | None,
 ) -> tuple[int, float, float]:
     """(best square, its score, the played move's score) in discs, by the midgame search."""
-    search = Search(max_nodes=budget.nodes)
+    search = _Search(max_nodes=budget.nodes, interrupt=interrupt)
     progress: list[tuple[int, int, int]] = []
     search.think(own, opp, squares, max_depth=MAX_DEPTH, progress=progress)
     # The deepest finished iteration: its move and value belong together.
@@ -121,29 +155,38 @@ def _searched(
         return best, _discs(value), _discs(value)
     # The move played, to the same depth with the same table (and no limit: one root move of an
     # iteration that finished costs less than the iteration did).
-    follow = Search()
+    follow = _Search(interrupt=interrupt)
     follow.tt = search.tt
     played_value, _, _ = follow.root(own, opp, [played], depth, -INFINITY, INFINITY)
     return best, _discs(value), _discs(played_value)
 
 
 def position_analyse(
-    position: Position, played: int, *, number: int, budget: Budget | None = None
+    position: Position,
+    played: int,
+    *,
+    number: int,
+    budget: Budget | None = None,
+    interrupt: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """The analysis of `position` (its side to move must have a move), where `played` was played
-    as move `number` of the game."""
+    as move `number` of the game. Raises `Interrupted` as soon as `interrupt()` is true."""
     budget = budget or Budget()
     own, opp = position.own, position.opponent
     squares = root_order(own, opp, position.legal_squares())
     if played not in squares:
         raise ValueError(f"{SQUARE_NAMES[played]} is not a legal move in this position.")
     empties = (~(own | opp) & FULL).bit_count()
-    found = _exact(own, opp, squares, played, budget) if empties <= budget.exact_empties else None
+    found = (
+        _exact(own, opp, squares, played, budget, interrupt)
+        if empties <= budget.exact_empties
+        else None
+    )
     if found is not None:
         best, best_score, played_score = found
         exact = True
     else:
-        best, best_score, played_score = _searched(own, opp, squares, played, budget)
+        best, best_score, played_score = _searched(own, opp, squares, played, budget, interrupt)
         exact = False
     best_score, played_score = round(best_score), round(played_score)
     if played_score >= best_score:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -32,7 +33,8 @@ class AnalysisStatus(models.TextChoices):
 class CirclesAnalysis(models.Model):
     """The hard engine's analysis of a finished Circles game (`circles.analysis`), computed once
     by a task (`circles.tasks.analysis_run`) and kept: `positions` grows as the task works through
-    the game, a few positions per run, and is complete when `status` is ``ready``."""
+    the game, a few positions per run, and is complete when `status` is ``ready``. `requested_by`
+    and `requested_at` count against that player's limits (`circles.services`)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="circles_analysis")
     status = models.CharField(
@@ -42,6 +44,14 @@ class CirclesAnalysis(models.Model):
     positions = models.JSONField(default=list, blank=True)
     total = models.PositiveIntegerField(help_text="Moves to analyse: the game's moves.")
     seconds = models.FloatField(default=0, help_text="Time spent analysing, in seconds.")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who asked for it (last), if their account still exists.",
+    )
     requested_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     completed_at = models.DateTimeField(null=True, blank=True)
@@ -49,6 +59,8 @@ class CirclesAnalysis(models.Model):
     class Meta:
         verbose_name = "Circles analysis"
         verbose_name_plural = "Circles analyses"
+        # A player's analyses in progress and of the last day (circles.services' limits).
+        indexes = [models.Index(fields=["requested_by", "requested_at"], name="analysis_requester")]
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id} ({self.status})"

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from django_tasks import task
+from django_tasks_db.compat import TaskResultStatus
 
-ANALYSIS_PRIORITY = -10
-"""Below the computers' turns (priority 0): a player never waits on somebody's analysis."""
+from greycircle.games.tasks import BACKGROUND_PRIORITY
+
+ANALYSIS_PRIORITY = BACKGROUND_PRIORITY
+"""Background work: a computer's turn never waits for a worker behind an analysis (see
+greycircle.games.tasks.BACKGROUND_PRIORITY)."""
 
 
 @task(priority=ANALYSIS_PRIORITY)
@@ -18,3 +22,15 @@ def analysis_run(game_id: int) -> bool:
 
 def analysis_enqueue(*, game_id: int) -> None:
     analysis_run.enqueue(game_id)
+
+
+def analysis_queued(*, game_id: int) -> bool:
+    """Whether a run of `game_id`'s analysis is queued or running (else a pending analysis has
+    lost its run: its worker died, say)."""
+    from django_tasks_db.models import DBTaskResult  # a model: import once apps are loaded
+
+    return DBTaskResult.objects.filter(
+        task_path=analysis_run.module_path,
+        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
+        args_kwargs__args=[game_id],
+    ).exists()

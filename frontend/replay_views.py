@@ -38,7 +38,13 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "title": game_kind.title,
             "replay": replays.replay_for(game=found, viewer=request.user),
             "kind_data": game_kind.client_data() if game_kind.client_data else None,
-            "client": {"analysis": game_kind.analysis is not None, "records": recordable},
+            "client": {
+                "analysis": game_kind.analysis is not None,
+                # Players and staff may ask for the analysis; everyone else may read it.
+                "may_analyse": game_kind.analysis is not None
+                and replays.analysis_may_request(game=found, user=request.user),
+                "records": recordable,
+            },
             "import_form": RecordImportForm(game_kind=game_kind) if recordable else None,
         },
     )

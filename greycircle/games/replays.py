@@ -11,7 +11,9 @@ to watch it); whoever may see a game may see its replay. A game that is over nev
 each audience's steps are computed once and kept in the cache.
 
 An analysis is the kind's own (`GameKind.analysis`; Circles has one): the platform checks the
-game, the kind's app computes, keeps and shapes it.
+game and who asks, the kind's app computes, keeps and shapes it (and limits how many a player
+asks for). Only the game's players and staff may ask for one, since it costs the task workers;
+whoever may see the game may read it, like the replay: it shows nothing the replay does not.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from django.core.cache import cache
 
 from greycircle.games import registry
 from greycircle.games.engine import RecordNotation
-from greycircle.games.errors import GameInvalid
+from greycircle.games.errors import GameInvalid, GamePermissionDenied
 from greycircle.games.models import Game
 from greycircle.games.selectors import (
     FINISHED_STATUSES,
@@ -109,10 +111,22 @@ def analysis_get(*, game: Game) -> dict[str, Any]:
     return _analysis_of(game).get(game=game)
 
 
-def analysis_request(*, game: Game) -> dict[str, Any]:
-    """Ask for the analysis of `game`: its kind's app queues the work, once; answers as
-    `analysis_get` does."""
-    return _analysis_of(game).request(game=game)
+def analysis_request(*, game: Game, user: Any) -> dict[str, Any]:
+    """Ask for the analysis of `game` (seats prefetched) as `user`, one of its players or staff:
+    its kind's app queues the work, once; answers as `analysis_get` does."""
+    analysis = _analysis_of(game)
+    if not analysis_may_request(game=game, user=user):
+        raise GamePermissionDenied(
+            "not_a_player", "Only the game's players may ask for its analysis."
+        )
+    return analysis.request(game=game, user=user)
+
+
+def analysis_may_request(*, game: Game, user: Any) -> bool:
+    """Whether `user` may ask for the analysis of `game` (seats prefetched): a player or staff."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or seat_index_for(game=game, viewer=user) is not None
 
 
 def kinds_with_records() -> list[registry.GameKind]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.db import connections
 from django.utils import timezone
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
@@ -35,7 +36,7 @@ def _workers_wake() -> None:
     worker.workers_wake()
 
 
-# Below the computers' turns (priority 0), above analyses: a game goes on before its players'
+# Below the computers' turns (priority 0), above background work: a game goes on before its players'
 # inboxes are kept. Under more load than the workers can take, notifications lag (the game pages
 # still update at once, through their own sockets) rather than starve the computers' turns, as
 # they did with the priority the other way round (bench/README.md, "Under load").
@@ -82,3 +83,61 @@ def task_retry(row: DBTaskResult, *, delay: float = 0) -> bool:
     )
     task.enqueue(*row.args_kwargs["args"], **row.args_kwargs["kwargs"])
     return True
+
+
+# --- background work -------------------------------------------------------------------------
+
+BACKGROUND_PRIORITY = -10
+"""Tasks at this priority or below are background work (the game apps' engine analyses), which
+never keeps a computer's turn waiting for a worker: a worker takes one only when no other task is
+ready (the queue's order), at most `BACKGROUND_RUNNING_MAX` run at once across all workers
+(`background_slot_free`, checked as a worker claims one), and each gives its worker back once
+another task has waited `BACKGROUND_YIELD_SECONDS` (`foreground_waiting`: no other worker took
+it), queueing itself again to go on later. Under more load than the workers can take, background
+work waits (bench/README.md, "Engine analyses")."""
+BACKGROUND_RUNNING_MAX = 1
+"""Background tasks running at once across all workers: the others stay free for the computers'
+turns, and the cores mostly so."""
+BACKGROUND_YIELD_SECONDS = 0.1
+"""A task waiting this long found no idle worker: a background task then gives its worker up. (A
+task just queued is taken at once by an idle worker, if there is one: yielding to it at once would
+starve background work whenever anybody plays.)"""
+# The PostgreSQL advisory lock that makes claiming background tasks one at a time, so two
+# workers cannot both take the last free slot.
+_BACKGROUND_LOCK = 0x6763_6267  # "gcbg"
+
+
+def task_is_background(row: DBTaskResult) -> bool:
+    return row.priority <= BACKGROUND_PRIORITY
+
+
+def background_slot_free(*, using: str) -> bool:
+    """Whether a background task may start now; call it in the transaction that claims one (the
+    slot is held once the claim commits, and nobody else counts until then)."""
+    from django_tasks_db.models import DBTaskResult  # a model: import once apps are loaded
+
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_BACKGROUND_LOCK])
+    # (SQLite: the claim's transaction is exclusive already.)
+    running = (
+        DBTaskResult.objects.using(using)
+        .filter(status=TaskResultStatus.RUNNING, priority__lte=BACKGROUND_PRIORITY)
+        .count()
+    )
+    return running < BACKGROUND_RUNNING_MAX
+
+
+def foreground_waiting() -> bool:
+    """Whether a task above the background's priority (a computer's turn, notifications) has
+    waited `BACKGROUND_YIELD_SECONDS` for a worker: a running background task then stops and
+    queues itself again."""
+    from django_tasks_db.models import DBTaskResult  # a model: import once apps are loaded
+
+    waited = timezone.now() - timedelta(seconds=BACKGROUND_YIELD_SECONDS)
+    return (
+        DBTaskResult.objects.ready()
+        .filter(priority__gt=BACKGROUND_PRIORITY, enqueued_at__lte=waited)
+        .exists()
+    )

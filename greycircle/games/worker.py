@@ -27,6 +27,10 @@ migration 0007), which each worker hears on a connection of its own (`TaskListen
 database, a process that queues a task wakes its own running workers (`workers_wake`, called by
 greycircle.games.tasks: the embedded site). The poll stays as the fallback: a missed notification
 costs at most one interval.
+
+Background work (engine analyses, `tasks.BACKGROUND_PRIORITY`) is claimed last, by at most
+`tasks.BACKGROUND_RUNNING_MAX` workers at once (`GamesWorker.claim_next`); the rest stay free for
+the computers' turns.
 """
 
 from __future__ import annotations
@@ -261,6 +265,13 @@ class GamesWorker(Worker):
                 if is_locked_database_exception(error):  # SQLite busy: try again next time
                     return None, False
                 raise
+            if (
+                task_result is not None
+                and tasks.task_is_background(task_result)
+                and not tasks.background_slot_free(using=ready.db)
+            ):
+                # The queue's order puts background work last: nothing else is ready either.
+                task_result = None
             if task_result is not None:
                 task_result.claim(self.worker_id)
         return task_result, True

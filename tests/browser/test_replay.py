@@ -168,9 +168,12 @@ def test_the_analysis_marks_the_blunder_and_study_from_here_starts_a_game(page, 
     game = circles_finished(user, WIPE_OUT)
     errors = open_replay(page, log_in, user, game)
 
+    expect(page.locator("#analysis-status")).to_have_text("Not analysed yet.")
+    page.get_by_role("button", name="Analyse the game").click()
     expect(page.locator("#analysis-status")).to_have_text(
         "By the hard computer player.", timeout=ANALYSIS_WITHIN_MS
     )
+    expect(page.get_by_role("button", name="Analyse the game")).to_be_hidden()
     blunder = page.locator(".replay__move-item--blunder")
     expect(blunder).to_have_count(1)
     expect(blunder).to_have_attribute("data-number", "8")

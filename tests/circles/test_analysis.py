@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+import math
 import random
+import threading
+from datetime import timedelta
 from functools import cache
 
 import pytest
+from django.db import connection, connections
+from django.utils import timezone
+from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from circles import services, tasks
-from circles.analysis import Budget, analysis_compute, mark_for, position_analyse
+from circles.analysis import (
+    Budget,
+    Interrupted,
+    analysis_compute,
+    mark_for,
+    position_analyse,
+)
 from circles.models import AnalysisStatus, CirclesAnalysis
 from circles.rules import RULES, SQUARE_NAMES, Position, flip_mask, move_mask
 from circles.serializers import CirclesAnalysisSerializer
 from greycircle.games import services as game_services
+from greycircle.games import tasks as game_tasks
+from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
+from greycircle.games.worker import GamesWorker
+from tests.games.conftest import computer_moved, computer_to_move, wait_for
 
 # A whole game in 9 moves: white wipes black out (13-0) with g2. Black's d2 allowed it.
 WIPE_OUT = "e3d3c2f2e2f3c5d2g2"
@@ -196,8 +212,8 @@ def test_asking_twice_queues_one_analysis_that_the_task_completes_and_keeps(
 
 
 @pytest.mark.django_db
-def test_a_run_that_finds_its_positions_saved_by_another_drops_its_own(finished, small_runs):
-    services.analysis_request(game=finished)
+def test_a_run_that_finds_its_positions_saved_by_another_drops_its_own(finished, alice, small_runs):
+    services.analysis_request(game=finished, user=alice)
     assert services.analysis_continue(game_id=finished.pk) is False
     saved = CirclesAnalysis.objects.get()
     assert len(saved.positions) == 1
@@ -208,20 +224,23 @@ def test_a_run_that_finds_its_positions_saved_by_another_drops_its_own(finished,
     assert len(CirclesAnalysis.objects.get().positions) == 3
 
 
-@pytest.mark.django_db
-def test_a_failed_analysis_is_queued_again_when_asked_for(finished, small_runs, monkeypatch):
-    services.analysis_request(game=finished)
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_analysis_is_queued_again_when_asked_for(
+    finished, alice, small_runs, monkeypatch, run_tasks
+):
+    services.analysis_request(game=finished, user=alice)
 
     def broken(*args, **kwargs):
         raise RuntimeError("engine trouble")
 
     monkeypatch.setattr(services, "position_analyse", broken)
-    with pytest.raises(RuntimeError):
-        services.analysis_continue(game_id=finished.pk)
+    run_tasks()
     assert CirclesAnalysis.objects.get().status == AnalysisStatus.FAILED
     assert services.analysis_get(game=finished)["status"] == "failed"
+    assert queued_runs() == 0
 
-    assert services.analysis_request(game=finished)["status"] == "pending"
+    assert services.analysis_request(game=finished, user=alice)["status"] == "pending"
+    assert queued_runs() == 1
 
 
 @pytest.mark.django_db
@@ -238,9 +257,219 @@ def test_only_games_that_are_over_are_analysed(alice, client_for):
 
 
 @pytest.mark.django_db
-def test_anyone_who_may_see_the_game_may_read_its_analysis(finished, bob, client_for):
-    response = client_for(bob).post(f"/api/v1/games/{finished.pk}/analysis/")
+def test_only_the_players_and_staff_may_ask_and_anyone_who_may_see_the_game_may_read(
+    finished, alice, bob, staff, client_for
+):
+    url = f"/api/v1/games/{finished.pk}/analysis/"
 
-    assert response.status_code == 200
-    assert response.json()["status"] == "pending"
+    refused = client_for(bob).post(url)
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "not_a_player"
+    assert not CirclesAnalysis.objects.exists()
+    assert queued_runs() == 0
+    assert client_for(bob).get(url).json()["status"] == "not_requested"
+
+    assert client_for(staff).post(url).json()["status"] == "pending"
+    assert client_for(alice).post(url).json()["status"] == "pending"
+    assert queued_runs() == 1
+    assert client_for(bob).get(url).json()["status"] == "pending"
     assert client_for(bob).get("/api/v1/games/424242/analysis/").status_code == 404
+
+
+def test_a_position_given_up_halfway_analyses_the_same_when_done_again():
+    """The task gives its worker up inside a position's search (`interrupt`); analysing the
+    position again later gives what an uninterrupted analysis gives."""
+    [(position, played)] = endgame_positions(1, empties=14, seed=5)
+    budget = Budget(nodes=2_000, exact_empties=14)
+    asked = 0
+
+    def after_a_few_checks() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 3
+
+    with pytest.raises(Interrupted):
+        position_analyse(position, played, number=1, budget=budget, interrupt=after_a_few_checks)
+    assert asked == 4, "asked while searching, and stopped at once"
+    assert position_analyse(
+        position, played, number=1, budget=budget, interrupt=lambda: False
+    ) == position_analyse(position, played, number=1, budget=budget)
+
+
+def finished_game(user, record: str = WIPE_OUT) -> Game:
+    game = game_services.game_create(
+        creator=user, kind="circles", opponents=[SeatSpec(ai_level="easy")], record=record
+    )
+    assert game.status == "finished"
+    return game
+
+
+def random_record(seed: int) -> str:
+    rng = random.Random(seed)
+    state = RULES.new_game(2, seed=0, options={})
+    while RULES.to_move(state) is not None:
+        state = RULES.play(state, rng.choice(RULES.legal_moves(state)))
+    return RULES.record(state)
+
+
+@pytest.mark.django_db
+def test_a_player_has_a_few_analyses_in_progress_at_once(alice, staff, client_for):
+    games = [finished_game(alice) for _ in range(services.ANALYSES_IN_PROGRESS + 1)]
+    client = client_for(alice)
+
+    for game in games[:-1]:
+        assert client.post(f"/api/v1/games/{game.pk}/analysis/").status_code == 200
+    refused = client.post(f"/api/v1/games/{games[-1].pk}/analysis/")
+
+    assert refused.status_code == 429
+    body = refused.json()
+    assert body["code"] == "too_many_analyses"
+    assert "in progress" in body["detail"]
+    assert int(refused["Retry-After"]) == body["retry_after"] >= 1
+    assert not CirclesAnalysis.objects.filter(game=games[-1]).exists()
+    assert queued_runs() == services.ANALYSES_IN_PROGRESS
+    # Asking for one already asked for costs nothing, also when somebody else asked for it.
+    assert client.post(f"/api/v1/games/{games[0].pk}/analysis/").status_code == 200
+    assert client_for(staff).post(f"/api/v1/games/{games[-1].pk}/analysis/").status_code == 200
+    assert client.post(f"/api/v1/games/{games[-1].pk}/analysis/").status_code == 200
+    assert queued_runs() == len(games)
+
+    # Once one is done, the next.
+    later = finished_game(alice)
+    assert client.post(f"/api/v1/games/{later.pk}/analysis/").status_code == 429
+    CirclesAnalysis.objects.filter(game=games[0]).update(status=AnalysisStatus.READY)
+    assert client.post(f"/api/v1/games/{later.pk}/analysis/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_player_asks_for_a_few_analyses_a_day(alice, client_for, monkeypatch):
+    monkeypatch.setattr(services, "ANALYSES_PER_DAY", 3)
+    games = [finished_game(alice) for _ in range(4)]
+    client = client_for(alice)
+    for game in games[:3]:
+        assert client.post(f"/api/v1/games/{game.pk}/analysis/").status_code == 200
+        CirclesAnalysis.objects.update(status=AnalysisStatus.READY)
+
+    refused = client.post(f"/api/v1/games/{games[3].pk}/analysis/")
+
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "too_many_analyses"
+    assert "24 hours" in refused.json()["detail"]
+    day = timedelta(days=1).total_seconds()
+    assert day - 60 <= int(refused["Retry-After"]) <= day
+    assert not CirclesAnalysis.objects.filter(game=games[3]).exists()
+    # The oldest leaves the window.
+    oldest = CirclesAnalysis.objects.get(game=games[0])
+    oldest.requested_at = timezone.now() - timedelta(days=1, seconds=1)
+    oldest.save()
+    assert client.post(f"/api/v1/games/{games[3].pk}/analysis/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_pending_analysis_is_queued_again_only_when_its_run_was_lost(finished, alice):
+    services.analysis_request(game=finished, user=alice)
+    # Waiting long behind other analyses is no reason to queue it twice.
+    CirclesAnalysis.objects.update(updated_at=timezone.now() - timedelta(hours=1))
+    assert services.analysis_request(game=finished, user=alice)["status"] == "pending"
+    assert queued_runs() == 1
+
+    # Its worker died: the run was failed (greycircle.games.heartbeats).
+    DBTaskResult.objects.update(status=TaskResultStatus.FAILED)
+    assert services.analysis_request(game=finished, user=alice)["status"] == "pending"
+    assert queued_runs() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("before", ["not_requested", "failed"])
+def test_players_asking_at_the_same_moment_queue_one_run(
+    finished, alice, staff, client_for, before
+):
+    if before == "failed":
+        services.analysis_request(game=finished, user=alice)
+        CirclesAnalysis.objects.update(status=AnalysisStatus.FAILED)
+        DBTaskResult.objects.update(status=TaskResultStatus.FAILED)
+    barrier = threading.Barrier(2)
+    answers: list[int] = []
+
+    def ask(user) -> None:
+        client = client_for(user)
+        barrier.wait()
+        try:
+            answers.append(client.post(f"/api/v1/games/{finished.pk}/analysis/").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask, args=(user,)) for user in (alice, staff)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert answers == [200, 200]
+    assert CirclesAnalysis.objects.get().status == AnalysisStatus.PENDING
+    assert queued_runs() == 1
+
+
+@pytest.mark.django_db
+def test_a_run_gives_its_worker_to_a_task_that_no_other_worker_took(finished, alice, small_runs):
+    services.analysis_request(game=finished, user=alice)
+    game_tasks.notifications_enqueue(news=[])  # anything above background work
+    waiting = DBTaskResult.objects.filter(task_path=game_tasks.notifications_send.module_path)
+    # Just queued (for less than BACKGROUND_YIELD_SECONDS): an idle worker takes it. The run
+    # goes on.
+    waiting.update(enqueued_at=timezone.now() + timedelta(hours=1))
+    assert services.analysis_continue(game_id=finished.pk) is False
+    assert len(CirclesAnalysis.objects.get().positions) == 1
+    queued_before = queued_runs()
+    # It has waited: no worker was free.
+    waited = timedelta(seconds=game_tasks.BACKGROUND_YIELD_SECONDS + 1)
+    waiting.update(enqueued_at=timezone.now() - waited)
+
+    assert services.analysis_continue(game_id=finished.pk) is False
+
+    analysis = CirclesAnalysis.objects.get()
+    assert (analysis.status, len(analysis.positions)) == (AnalysisStatus.PENDING, 1)
+    assert queued_runs() == queued_before + 1, "queued again, to go on later"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_computer_turn_is_played_while_an_analysis_runs_on_the_only_worker(alice, monkeypatch):
+    """One worker, in the middle of a run that would analyse a whole game: a computer's turn
+    queued then is played before the analysis is done."""
+    monkeypatch.setattr(services, "RUN_SECONDS", math.inf)
+    game = finished_game(alice, random_record(seed=7))
+    services.analysis_request(game=game, user=alice)
+    worker = GamesWorker(
+        queue_names=["default"],
+        interval=0.02,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="analysing",
+        excluded_queue_names=[],
+    )
+
+    def run() -> None:
+        try:
+            worker.run()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        run_row = DBTaskResult.objects.filter(task_path=tasks.analysis_run.module_path)
+        wait_for(lambda: run_row.filter(status=TaskResultStatus.RUNNING).exists(), timeout=60)
+        turn = computer_to_move(alice, level="easy")
+        wait_for(computer_moved(turn), timeout=60)
+
+        analysis = CirclesAnalysis.objects.get(game=game)
+        assert analysis.status == AnalysisStatus.PENDING
+        assert len(analysis.positions) < analysis.total
+    finally:
+        worker.running = False
+        game_tasks.notifications_enqueue(news=[])  # the run in progress gives way at once
+        worker.wake.set()
+        thread.join(timeout=60)
+    assert not thread.is_alive()

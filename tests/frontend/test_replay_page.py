@@ -41,7 +41,11 @@ def test_the_replay_page_holds_the_replay_and_loads_the_kinds_renderer(client, a
     assert replay["id"] == finished.pk
     assert replay["you"] == 0
     assert len(replay["steps"]) == 10
-    assert json_script(html, "replay-settings") == {"analysis": True, "records": True}
+    assert json_script(html, "replay-settings") == {
+        "analysis": True,
+        "may_analyse": True,
+        "records": True,
+    }
     imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S)[1])
     assert {"greycircle/replay", "circles/page"} <= set(imports["imports"])
     assert 'src="/static/frontend/js/replay.js"' in html
@@ -60,9 +64,23 @@ def test_a_kind_without_an_analysis_or_record_has_neither_on_its_page(client, al
 
     html = client.get(f"/games/{game.pk}/replay/").content.decode()
 
-    assert json_script(html, "replay-settings") == {"analysis": False, "records": False}
+    assert json_script(html, "replay-settings") == {
+        "analysis": False,
+        "may_analyse": False,
+        "records": False,
+    }
     assert json_script(html, "replay-data")["you"] is None
     assert 'id="study-form"' not in html
+
+
+def test_only_the_players_and_staff_are_offered_to_ask_for_the_analysis(
+    client, bob, staff, finished
+):
+    for user, offered in ((bob, False), (staff, True)):
+        client.force_login(user)
+        html = client.get(f"/games/{finished.pk}/replay/").content.decode()
+        settings = json_script(html, "replay-settings")
+        assert (settings["analysis"], settings["may_analyse"]) == (True, offered)
 
 
 def test_a_game_in_play_sends_the_replay_page_back_to_the_game(client, alice):

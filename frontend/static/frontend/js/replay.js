@@ -5,8 +5,9 @@
 // the renderer's render(envelope, previous); the board is inert. Step with the buttons, the
 // keyboard (← → Home End) or the slider; the move list jumps to a move.
 //
-// Kinds with an analysis (Circles): the page asks for it (POST .../analysis/), then reads it
-// every ANALYSIS_POLL_MS until it is ready, showing what has been analysed so far. The move list
+// Kinds with an analysis (Circles): the page reads it (GET .../analysis/); the game's players
+// and staff (`may_analyse`) may ask for it with a button (POST, within their limits); while it is
+// computed the page reads it every ANALYSIS_POLL_MS, showing what has been analysed so far. The move list
 // marks mistakes and blunders; for the step shown, the renderer's optional
 //   describeAnalysis(position, envelope)  one line about the move played to reach the step
 //   describeBest(position, envelope)      one line about the best move from the step
@@ -24,13 +25,23 @@ const kindData = JSON.parse(document.getElementById("kind-data").textContent);
 const $ = (selector) => root.querySelector(selector);
 const last = replay.steps.length - 1;
 
+function withLinkKey(path) {
+  if (!LINK_KEY) return path;
+  const url = new URL(path, location.origin);
+  url.searchParams.set("key", LINK_KEY);
+  return url.pathname + url.search;
+}
+
 function cookie(name) {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+// An unlisted game's page is opened with its link key (`?key=`); every read of it sends it on.
+const LINK_KEY = new URLSearchParams(location.search).get("key");
+
 async function api(method, path) {
-  const response = await fetch(path, {
+  const response = await fetch(withLinkKey(path), {
     method,
     credentials: "same-origin",
     headers: {
@@ -271,10 +282,15 @@ async function main() {
       }),
     );
     const status = $("#analysis-status");
+    const request = $("#analysis-request");
     root.dataset.analysis = analysis.status;
     if (analysis.status === "ready") status.textContent = "By the hard computer player.";
-    else if (analysis.status === "failed") status.textContent = "The analysis failed. Reload the page to try again.";
+    else if (analysis.status === "failed") status.textContent = "The analysis failed.";
+    else if (analysis.status === "not_requested")
+      status.textContent = settings.may_analyse ? "Not analysed yet." : "Not analysed yet: the game's players may ask for it.";
     else status.textContent = `Analysing… ${analysis.analysed} of ${analysis.total} moves.`;
+    request.hidden = !settings.may_analyse || !["not_requested", "failed"].includes(analysis.status);
+    request.textContent = analysis.status === "failed" ? "Try again" : "Analyse the game";
     const index = current;
     current = null; // draw the step again, with what is known now
     show(index);
@@ -282,18 +298,30 @@ async function main() {
 
   async function followAnalysis() {
     $("#analysis").hidden = false;
-    $("#analysis-status").textContent = "Analysing…";
-    let analysis;
-    try {
-      analysis = await api("POST", `/api/v1/games/${replay.id}/analysis/`);
-      applyAnalysis(analysis);
-      while (analysis.status === "pending") {
-        await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL_MS));
-        analysis = await api("GET", `/api/v1/games/${replay.id}/analysis/`);
+    $("#analysis-status").textContent = "Loading the analysis…";
+    const path = `/api/v1/games/${replay.id}/analysis/`;
+    const request = $("#analysis-request");
+    request.addEventListener("click", () => {
+      request.hidden = true;
+      $("#analysis-status").textContent = "Asking for the analysis…";
+      follow(api("POST", path));
+    });
+    await follow(api("GET", path));
+
+    async function follow(answer) {
+      try {
+        let analysis = await answer;
         applyAnalysis(analysis);
+        while (analysis.status === "pending") {
+          await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL_MS));
+          analysis = await api("GET", path);
+          applyAnalysis(analysis);
+        }
+      } catch (error) {
+        // A refusal (e.g. too many analyses asked for today) says why; the button stays.
+        $("#analysis-status").textContent = `The analysis is not available: ${error.message}`;
+        request.hidden = !settings.may_analyse;
       }
-    } catch (error) {
-      $("#analysis-status").textContent = `The analysis is not available: ${error.message}`;
     }
   }
 }
