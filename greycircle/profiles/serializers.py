@@ -20,7 +20,7 @@ class RatingSummarySerializer(serializers.Serializer):
     rating = serializers.IntegerField()
     deviation = serializers.IntegerField()
     provisional = serializers.BooleanField(
-        help_text="Too few rated games to trust: not on the leaderboard yet."
+        help_text='Too few rated games to trust (the deviation is above 110): shown as "1650?".'
     )
     games = serializers.IntegerField(help_text="Rated games (between people).")
 

@@ -1,4 +1,4 @@
-"""`/api/v1/leaderboards/{kind}/`: the best established ratings of a game kind."""
+"""`/api/v1/leaderboards/{kind}/`: the best ratings of a game kind."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ class LeaderboardView(ListAPIView):
 
     @extend_schema(
         summary="Leaderboard of a game kind",
-        description="Players with an established (not provisional) Glicko-2 rating, best first. "
-        "Only games between people are rated; a game of several players counts as a win against "
+        description="Players with at least 3 rated games, by Glicko-2 rating, best first; a "
+        "rating whose deviation is still above 110 is there too, marked `provisional`. Only "
+        "games between people are rated; a game of several players counts as a win against "
         "each player who did not win, and a draw between players who both won or both lost.",
         parameters=[
             OpenApiParameter(

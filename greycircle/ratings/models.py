@@ -9,6 +9,9 @@ from greycircle.ratings import glicko2
 
 # A rating whose deviation is above this is provisional: too few games to trust (as on lichess).
 PROVISIONAL_DEVIATION = 110.0
+# Rated games a player needs before being on a leaderboard: a provisional rating is listed, marked
+# "?", so a young site's boards fill up; after three games it says a little more than one lucky win.
+LEADERBOARD_MIN_GAMES = 3
 
 
 class UnratedReason(models.TextChoices):

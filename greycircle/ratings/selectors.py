@@ -6,16 +6,17 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from greycircle.ratings.models import PROVISIONAL_DEVIATION, PlayerRating
+from greycircle.ratings.models import LEADERBOARD_MIN_GAMES, PlayerRating
 
 
 def leaderboard(*, kind: str) -> QuerySet[PlayerRating]:
-    """The established (not provisional) ratings of active players at `kind`, best first.
-    Guests are left out until they create an account."""
+    """The ratings at `kind` of active players with at least LEADERBOARD_MIN_GAMES rated games,
+    best first, provisional ones among them (each rating says whether it is). Guests are left out
+    until they create an account."""
     return (
         PlayerRating.objects.filter(
             kind=kind,
-            deviation__lte=PROVISIONAL_DEVIATION,
+            games__gte=LEADERBOARD_MIN_GAMES,
             user__is_active=True,
             user__is_guest=False,
         )

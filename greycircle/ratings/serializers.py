@@ -30,7 +30,7 @@ class GameRatingSerializer(serializers.Serializer):
 
 
 class LeaderboardEntrySerializer(serializers.Serializer):
-    """One established rating on a leaderboard."""
+    """One rating on a leaderboard."""
 
     rank = serializers.IntegerField(help_text="1 for the best rating.")
     username = serializers.CharField(source="user.username")
@@ -39,3 +39,6 @@ class LeaderboardEntrySerializer(serializers.Serializer):
         help_text="Rating deviation, rounded: the rating is within about twice this, 95% sure."
     )
     games = serializers.IntegerField(help_text="Rated games played at this kind.")
+    provisional = serializers.BooleanField(
+        help_text='Too few rated games to trust (the deviation is above 110): shown as "1650?".'
+    )

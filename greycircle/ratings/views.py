@@ -8,7 +8,7 @@ from django.shortcuts import render
 
 from greycircle.games import registry
 from greycircle.ratings import selectors
-from greycircle.ratings.models import PROVISIONAL_DEVIATION
+from greycircle.ratings.models import LEADERBOARD_MIN_GAMES, PROVISIONAL_DEVIATION
 
 PAGE_SIZE = 50
 
@@ -32,5 +32,6 @@ def leaderboard(request: HttpRequest, kind: str) -> HttpResponse:
             "page": page,
             "rows": rows,
             "provisional_deviation": PROVISIONAL_DEVIATION,
+            "min_games": LEADERBOARD_MIN_GAMES,
         },
     )

@@ -11,32 +11,35 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
 @pytest.fixture
 def ratings():
-    """Three established ratings, one provisional, one of an inactive account."""
-    for username, rating, deviation, active in [
-        ("ann", 1700, 60, True),
-        ("ben", 1900, 80, True),
-        ("cat", 1500, 100, True),
-        ("new", 2100, 300, True),
-        ("gone", 2000, 50, False),
+    """Three established ratings, a provisional one, one of an inactive account, and one after too
+    few games to be listed."""
+    for username, rating, deviation, games, active in [
+        ("ann", 1700, 60, 12, True),
+        ("ben", 1900, 80, 12, True),
+        ("cat", 1500, 100, 12, True),
+        ("new", 1800, 200, 3, True),
+        ("gone", 2000, 50, 12, False),
+        ("two", 2100, 250, 2, True),
     ]:
         PlayerRating.objects.create(
             user=UserFactory(username=username, is_active=active),
             kind="tictactoe",
             rating=rating,
             deviation=deviation,
-            games=12,
+            games=games,
         )
 
 
-def test_the_leaderboard_lists_established_ratings_of_active_players_best_first(ratings):
+def test_the_leaderboard_lists_active_players_after_three_rated_games_best_first(ratings):
     response = APIClient().get("/api/v1/leaderboards/tictactoe/")
 
     assert response.status_code == 200
     body = response.json()
     assert [(row["rank"], row["username"], row["rating"]) for row in body["results"]] == [
         (1, "ben", 1900),
-        (2, "ann", 1700),
-        (3, "cat", 1500),
+        (2, "new", 1800),
+        (3, "ann", 1700),
+        (4, "cat", 1500),
     ]
     assert body["results"][0] == {
         "rank": 1,
@@ -44,13 +47,16 @@ def test_the_leaderboard_lists_established_ratings_of_active_players_best_first(
         "rating": 1900,
         "deviation": 80,
         "games": 12,
+        "provisional": False,
     }
+    # A young site's board is not empty: a provisional rating is listed, and says so.
+    assert body["results"][1]["provisional"] is True
 
 
 def test_ranks_go_on_across_pages(ratings):
     body = APIClient().get("/api/v1/leaderboards/tictactoe/?page=2&page_size=2").json()
 
-    assert [(row["rank"], row["username"]) for row in body["results"]] == [(3, "cat")]
+    assert [(row["rank"], row["username"]) for row in body["results"]] == [(3, "ann"), (4, "cat")]
 
 
 def test_an_unknown_kind_is_404():
@@ -64,6 +70,22 @@ def test_the_leaderboard_page(client, ratings):
     page = client.get("/leaderboard/tictactoe/")
 
     assert page.status_code == 200
-    assert [row["rating"].user.username for row in page.context["rows"]] == ["ben", "ann", "cat"]
-    assert "<td>ben</td>" in page.content.decode()
+    assert [row["rating"].user.username for row in page.context["rows"]] == [
+        "ben",
+        "new",
+        "ann",
+        "cat",
+    ]
+    content = page.content.decode()
+    assert "<td>ben</td>" in content
+    assert '<td title="±80">1900</td>' in content
+    provisional = '<abbr class="provisional" title="provisional">?</abbr>'
+    assert f'<td title="±200, provisional">1800{provisional}</td>' in content
+    assert "a player is listed after 3 rated games. A rating marked ? is provisional" in content
     assert client.get("/leaderboard/chess/").status_code == 404
+
+
+def test_an_empty_leaderboard_says_what_it_takes(client):
+    page = client.get("/leaderboard/tictactoe/")
+
+    assert "Nobody has played 3 rated games of Tic-tac-toe yet" in page.content.decode()
