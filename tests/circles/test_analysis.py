@@ -157,13 +157,20 @@ def small_runs(monkeypatch):
     monkeypatch.setattr(services, "RUN_SECONDS", 0)
 
 
-@pytest.fixture
-def finished(alice):
+def finished_game(user, record: str = WIPE_OUT) -> Game:
+    """A finished game of `user`, and nothing else in the queue: its players' notifications,
+    which no worker runs here, would wait long enough for an analysis run to give way to them."""
     game = game_services.game_create(
-        creator=alice, kind="circles", opponents=[SeatSpec(ai_level="easy")], record=WIPE_OUT
+        creator=user, kind="circles", opponents=[SeatSpec(ai_level="easy")], record=record
     )
     assert game.status == "finished"
+    DBTaskResult.objects.filter(task_path=game_tasks.notifications_send.module_path).delete()
     return game
+
+
+@pytest.fixture
+def finished(alice):
+    return finished_game(alice)
 
 
 def queued_runs() -> int:
@@ -294,14 +301,6 @@ def test_a_position_given_up_halfway_analyses_the_same_when_done_again():
     assert position_analyse(
         position, played, number=1, budget=budget, interrupt=lambda: False
     ) == position_analyse(position, played, number=1, budget=budget)
-
-
-def finished_game(user, record: str = WIPE_OUT) -> Game:
-    game = game_services.game_create(
-        creator=user, kind="circles", opponents=[SeatSpec(ai_level="easy")], record=record
-    )
-    assert game.status == "finished"
-    return game
 
 
 def random_record(seed: int) -> str:
