@@ -432,14 +432,12 @@ def test_background_work_takes_one_worker_at_most_and_comes_after_everything_els
 
     turn, _ = first.claim_next()
     assert turn.task_path == tasks.ai_turn_run.module_path, "the computer's turn first"
-    assert tasks.foreground_waiting() is False
     running, _ = first.claim_next()
     assert running.args_kwargs["args"] == [0]
     # One background task is running: another worker leaves the rest queued.
     assert second.claim_next() == (None, True)
     computer_to_move(alice, kind="tictactoe", level="first")
     _notifications_drop()
-    assert tasks.foreground_waiting() is True
     assert second.claim_next()[0].task_path == tasks.ai_turn_run.module_path
     assert second.claim_next() == (None, True)
 
@@ -447,6 +445,20 @@ def test_background_work_takes_one_worker_at_most_and_comes_after_everything_els
     following, _ = second.claim_next()
     assert following.args_kwargs["args"] == [1]
     assert Game.objects.get(pk=game.pk).version == game.version, "claimed, not run"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_background_work_gives_way_to_a_task_that_no_worker_took(alice, tictactoe):
+    background_work.enqueue(0)
+    assert tasks.foreground_waiting() is False, "background work waits for nobody"
+    computer_to_move(alice, kind="tictactoe", level="first")
+    waiting = DBTaskResult.objects.exclude(priority__lte=tasks.BACKGROUND_PRIORITY)
+    # Just queued: an idle worker takes it at once, if there is one.
+    waiting.update(enqueued_at=timezone.now() + timedelta(hours=1))
+    assert tasks.foreground_waiting() is False
+    waited = timedelta(seconds=tasks.BACKGROUND_YIELD_SECONDS + 1)
+    waiting.update(enqueued_at=timezone.now() - waited)
+    assert tasks.foreground_waiting() is True
 
 
 @pytest.mark.django_db(transaction=True)
