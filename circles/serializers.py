@@ -147,9 +147,14 @@ class CirclesAnalysisSeatSerializer(serializers.Serializer):
 
 class CirclesAnalysisSerializer(GameAnalysisSerializer):
     """A Circles game analysed by the hard engine: for each move, the best move in the position
-    before it, both moves' scores and what the move played lost; per seat, the totals so far."""
+    before it, both moves' scores and what the move played lost; per seat, the totals, once the
+    whole game is analysed."""
 
     positions = CirclesAnalysisPositionSerializer(
         many=True, help_text="One per move analysed so far, the first move first."
     )
-    seats = CirclesAnalysisSeatSerializer(many=True, help_text="White (seat 0), then black.")
+    seats = CirclesAnalysisSeatSerializer(
+        many=True,
+        allow_null=True,
+        help_text="White (seat 0), then black; null until `status` is `ready`.",
+    )

@@ -74,7 +74,7 @@ def analysis_json(*, game: Game, analysis: CirclesAnalysis | None) -> dict[str, 
             "requested_at": None,
             "completed_at": None,
             "positions": [],
-            "seats": analysis_summary([]),
+            "seats": None,
         }
     return {
         "kind": game.kind,
@@ -84,7 +84,12 @@ def analysis_json(*, game: Game, analysis: CirclesAnalysis | None) -> dict[str, 
         "requested_at": analysis.requested_at,
         "completed_at": analysis.completed_at,
         "positions": analysis.positions,
-        "seats": analysis_summary(analysis.positions),
+        # No totals before the end: "0 mistakes" after 3 moves of 60 would say what is not known.
+        "seats": (
+            analysis_summary(analysis.positions)
+            if analysis.status == AnalysisStatus.READY
+            else None
+        ),
     }
 
 

@@ -74,12 +74,17 @@ class GameAnalysisSerializer(serializers.Serializer):
 
     `status`: `not_requested` until somebody asks for it (`POST`), then `pending` while the
     engine works (`analysed` of `total` moves done, `positions` growing), `ready`, or `failed`
-    (ask again to retry)."""
+    (ask again to retry). The kind's totals over the game (Circles: `seats`) are null until it
+    is `ready`; until then `progress` says how far it is."""
 
     kind = KindField()
     status = EnumField(ANALYSIS_STATUSES, enum_name="AnalysisStatusEnum")
     analysed = serializers.IntegerField(help_text="Moves analysed so far.")
     total = serializers.IntegerField(help_text="Moves to analyse: every move of the game.")
+    progress = serializers.CharField(
+        help_text="How far it is, in words to show: `Not analysed yet.`, `Analysed 3 of 60 "
+        "moves so far.`, `Analysed all 60 moves.` or `Failed after 3 of 60 moves.`"
+    )
     requested_at = serializers.DateTimeField(allow_null=True)
     completed_at = serializers.DateTimeField(allow_null=True)
 

@@ -106,9 +106,31 @@ def _analysis_of(game: Game) -> registry.GameAnalysis:
     return game_kind.analysis
 
 
+def analysis_progress(*, status: str, analysed: int, total: int) -> str:
+    """How far an analysis is, in words ("Analysed 3 of 60 moves so far.")."""
+    if status == "not_requested":
+        return "Not analysed yet."
+    if status == "ready":
+        return f"Analysed all {_moves(total)}." if total != 1 else "Analysed the only move."
+    if status == "failed":
+        return f"Failed after {analysed} of {_moves(total)}."
+    return f"Analysed {analysed} of {_moves(total)} so far."
+
+
+def _moves(count: int) -> str:
+    return f"{count} move{'' if count == 1 else 's'}"
+
+
+def _with_progress(analysis: dict[str, Any]) -> dict[str, Any]:
+    progress = analysis_progress(
+        status=analysis["status"], analysed=analysis["analysed"], total=analysis["total"]
+    )
+    return {**analysis, "progress": progress}
+
+
 def analysis_get(*, game: Game) -> dict[str, Any]:
     """The analysis of `game` as it stands (status `not_requested` until somebody asks)."""
-    return _analysis_of(game).get(game=game)
+    return _with_progress(_analysis_of(game).get(game=game))
 
 
 def analysis_request(*, game: Game, user: Any) -> dict[str, Any]:
@@ -119,7 +141,7 @@ def analysis_request(*, game: Game, user: Any) -> dict[str, Any]:
         raise GamePermissionDenied(
             "not_a_player", "Only the game's players may ask for its analysis."
         )
-    return analysis.request(game=game, user=user)
+    return _with_progress(analysis.request(game=game, user=user))
 
 
 def analysis_may_request(*, game: Game, user: Any) -> bool:

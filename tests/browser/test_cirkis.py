@@ -7,10 +7,18 @@ lit field. Which placement to make is read from the envelope's legal moves, as t
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
+from django.db.models import F
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from cirkis.rules import RULES as CIRKIS
+from cirkis.state import position
+from greycircle.games import events, services
+from greycircle.games.models import Game, GameStatus
+from greycircle.games.services import SeatSpec
 from tests.browser.pages import COMPUTER_TURNS_MS, game_start
 from tests.factories import PASSWORD, UserFactory
 
@@ -184,3 +192,36 @@ def test_choose_a_piece_and_place_it_with_the_keyboard(page: Page, log_in):
     board.press("Enter")
     page.wait_for_function(f"window.greyCircleGame.envelope.version > {version}")
     expect(page.locator(".move-list li").first).to_contain_text("1. You placed")
+
+
+def test_a_win_by_the_tie_break_says_how_the_tie_was_broken(page: Page, log_in, monkeypatch):
+    """0-0 when nobody could play: the player with more pieces left wins, and the page says so."""
+    # The game is made here, for the server's page: nobody here listens to its live updates.
+    monkeypatch.setattr(events, "publish", lambda messages: None)
+    user = UserFactory(username="dee")
+    game = services.game_create(creator=user, kind="cirkis", opponents=[SeatSpec(ai_level="easy")])
+    blocked = replace(
+        position(
+            covered=[[5], [8]],
+            pieces_left=[{"kite": 2, "cube": 1}, {"sliver": 1}],
+            scores=[0, 0],
+        ),
+        finished="blocked",
+    )
+    outcome = CIRKIS.outcome(blocked)
+    assert (outcome.winners, outcome.reason) == ([0], "blocked")
+    Game.objects.filter(pk=game.pk).update(
+        state=CIRKIS.encode(blocked),
+        status=GameStatus.FINISHED,
+        outcome=outcome.to_json(),
+        finished_at=timezone.now(),
+        version=F("version") + 1,
+    )
+
+    log_in(page, "dee", PASSWORD)
+    page.goto(f"/games/{game.pk}/")
+
+    expect(page.locator("#status")).to_have_text(
+        "Game over: You win at 0\N{EN DASH}0 when nobody could play, on the tie-break: "
+        "3 pieces left against 1."
+    )

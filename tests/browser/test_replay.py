@@ -9,6 +9,8 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
+from circles.analysis import Budget, analysis_compute
+from circles.models import AnalysisStatus, CirclesAnalysis
 from circles.rules import RULES as CIRCLES
 from greycircle.games import events, registry, selectors, services, tasks
 from greycircle.games.models import Game, GameStatus
@@ -198,6 +200,27 @@ def test_the_analysis_marks_the_blunder_and_study_from_here_starts_a_game(page, 
     # The three moves imported; black (the computer) to move after them, then white (me).
     expect(page.locator(".move-list__item--imported")).to_have_count(3)
     expect(page.locator("#status")).to_have_text("Your turn.", timeout=COMPUTER_TURNS_MS)
+    assert errors == []
+
+
+def test_an_analysis_in_progress_shows_how_far_it_is_and_no_totals(page, log_in):
+    """3 of 9 moves analysed: the page says so, marks what is known, and gives no per-player
+    totals ("0 mistakes" would be a verdict on the moves not analysed yet)."""
+    user = UserFactory(username="una")
+    game = circles_finished(user, WIPE_OUT)
+    known = analysis_compute(moves=CIRCLES.parse_record(WIPE_OUT), budget=Budget(nodes=2_000))
+    # Pending, and nothing queued: it stays at 3 of 9 while the page looks.
+    CirclesAnalysis.objects.create(
+        game=game, status=AnalysisStatus.PENDING, positions=known["positions"][:3], total=9
+    )
+    errors = open_replay(page, log_in, user, game)
+
+    expect(page.locator("#analysis-status")).to_have_text("Analysed 3 of 9 moves so far.")
+    expect(page.locator("#analysis-summary")).to_be_hidden()
+    page.locator("#slider").fill("1")
+    expect(page.locator("#analysis-move")).to_be_visible()
+    page.locator("#slider").fill("8")
+    expect(page.locator("#analysis-move")).to_be_hidden()
     assert errors == []
 
 

@@ -188,6 +188,7 @@ def test_asking_twice_queues_one_analysis_that_the_task_completes_and_keeps(
 
     before = client.get(url).json()
     assert (before["status"], before["analysed"], before["total"]) == ("not_requested", 0, 9)
+    assert (before["progress"], before["seats"]) == ("Not analysed yet.", None)
     asked = client.post(url)
     assert asked.status_code == 200, asked.json()
     assert asked.json()["status"] == "pending"
@@ -209,6 +210,7 @@ def test_asking_twice_queues_one_analysis_that_the_task_completes_and_keeps(
         == analysis_compute(moves=RULES.parse_record(WIPE_OUT), budget=SMALL)["positions"]
     )
     assert ready["seats"][1]["blunders"] == 1
+    assert ready["progress"] == "Analysed all 9 moves."
     documented = CirclesAnalysisSerializer(data=ready)
     assert documented.is_valid(), documented.errors
     assert DBTaskResult.objects.filter(task_path=tasks.analysis_run.module_path).count() == 9
@@ -216,6 +218,30 @@ def test_asking_twice_queues_one_analysis_that_the_task_completes_and_keeps(
     # Kept: asking again computes nothing.
     assert client.post(url).json() == ready
     assert queued_runs() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_totals_until_the_whole_game_is_analysed_only_how_far_it_is(
+    finished, alice, client_for, small_runs
+):
+    """After 1 move of 9, "0 mistakes, 0 blunders" would be a verdict on moves not yet seen."""
+    client = client_for(alice)
+    url = f"/api/v1/games/{finished.pk}/analysis/"
+    client.post(url)
+    services.analysis_continue(game_id=finished.pk)
+
+    pending = client.get(url).json()
+
+    assert (pending["status"], pending["analysed"], pending["total"]) == ("pending", 1, 9)
+    assert len(pending["positions"]) == 1
+    assert pending["seats"] is None
+    assert pending["progress"] == "Analysed 1 of 9 moves so far."
+    documented = CirclesAnalysisSerializer(data=pending)
+    assert documented.is_valid(), documented.errors
+
+    CirclesAnalysis.objects.update(status=AnalysisStatus.FAILED)
+    failed = client.get(url).json()
+    assert (failed["seats"], failed["progress"]) == (None, "Failed after 1 of 9 moves.")
 
 
 @pytest.mark.django_db

@@ -21,12 +21,35 @@ const OUTCOMES = {
   went_out: "by going out",
   blocked: "when nobody could play",
 };
+// How the game ended, when a tie on points was broken by the pieces left (see tieBreakWords).
+const ENDED = {
+  target: "when the target was reached",
+  went_out: "when a player went out",
+  blocked: "when nobody could play",
+};
 // Why a round ended (the move list and notices).
 const FINISHED = {
   target: "reached the target",
   went_out: "went out",
   blocked: "nobody could place a piece",
 };
+
+const piecesWord = (count) => `${count} piece${count === 1 ? "" : "s"}`;
+
+// A win that the rules' tie-break gave (equal points: the most unplayed pieces wins), in words:
+// "at 0–0 when nobody could play, on the tie-break: 3 pieces left against 1"; null otherwise.
+function tieBreakWords(outcome, envelope) {
+  const { scores, winners } = outcome;
+  const piecesLeft = envelope?.state?.pieces_left;
+  if (!piecesLeft || winners.length === 0) return null;
+  const best = scores[winners[0]];
+  const beaten = scores.flatMap((score, seat) => (score === best && !winners.includes(seat) ? [seat] : []));
+  if (beaten.length === 0) return null;
+  const left = (seat) => Object.values(piecesLeft[seat] ?? {}).reduce((sum, count) => sum + count, 0);
+  const against = beaten.map(left).join(" and ");
+  const ended = ENDED[outcome.reason] ? ` ${ENDED[outcome.reason]}` : "";
+  return `at ${best}–${best}${ended}, on the tie-break: ${piecesWord(left(winners[0]))} left against ${against}`;
+}
 
 function svg(tag, attributes = {}) {
   const element = document.createElementNS(SVG, tag);
@@ -677,8 +700,8 @@ export function mount(container, context) {
       if (!texts.length) return [];
       return [`${capitalised(texts.join("; "))}.`];
     },
-    describeOutcome(outcome) {
-      return OUTCOMES[outcome.reason];
+    describeOutcome(outcome, envelope) {
+      return tieBreakWords(outcome, envelope) ?? OUTCOMES[outcome.reason];
     },
     describeMove(entry, envelope) {
       // The log also tells which fields belong to one piece: the board outlines pieces with it.

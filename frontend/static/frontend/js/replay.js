@@ -87,14 +87,16 @@ function moveLine(renderer, entry, envelope) {
   return line || `${entry.number}. ${seatName(entry.seat)} moved`;
 }
 
-function outcomeLine() {
+function outcomeLine(renderer, envelope) {
   if (replay.status === "aborted") return "The game was stopped by the staff.";
   const { outcome } = replay;
   if (!outcome) return "Game over.";
   if (outcome.winners.length === 0) return "Game over: a tie.";
   const names = outcome.winners.map((seat) => (seat === replay.you ? "You" : replay.seats[seat].name));
   if (names.length > 1) return `Game over: ${names.join(" and ")} share the win.`;
-  return `Game over: ${names[0]} ${names[0] === "You" ? "win" : "wins"}.`;
+  // How it was won, in the kind's words as on the game page (CirKis: a tie-break explained).
+  const how = renderer.describeOutcome?.(outcome, envelope);
+  return `Game over: ${names[0]} ${names[0] === "You" ? "win" : "wins"}${how ? ` ${how}` : ""}.`;
 }
 
 async function main() {
@@ -158,7 +160,7 @@ async function main() {
   }
 
   function statusLine(index, envelope) {
-    if (index === last) return outcomeLine();
+    if (index === last) return outcomeLine(renderer, envelope);
     if (index === 0) return "The start.";
     const seat = envelope.to_move;
     if (seat === null || seat === undefined) return "";
@@ -269,8 +271,10 @@ async function main() {
       tag.title = `${MARK_WORDS[position.mark]}: lost ${position.loss}`;
       item.append(tag);
     }
+    // The totals come with the whole game analysed (`seats` is null before): "0 mistakes" after
+    // 3 moves of 60 would say what is not known yet.
     const summary = $("#analysis-summary");
-    summary.hidden = analysis.positions.length === 0;
+    summary.hidden = !analysis.seats;
     summary.replaceChildren(
       ...(analysis.seats ?? []).map((seat) => {
         const item = document.createElement("li");
@@ -285,10 +289,10 @@ async function main() {
     const request = $("#analysis-request");
     root.dataset.analysis = analysis.status;
     if (analysis.status === "ready") status.textContent = "By the hard computer player.";
-    else if (analysis.status === "failed") status.textContent = "The analysis failed.";
+    else if (analysis.status === "failed") status.textContent = `The analysis failed. ${analysis.progress}`;
     else if (analysis.status === "not_requested")
       status.textContent = settings.may_analyse ? "Not analysed yet." : "Not analysed yet: the game's players may ask for it.";
-    else status.textContent = `Analysing… ${analysis.analysed} of ${analysis.total} moves.`;
+    else status.textContent = analysis.progress; // "Analysed 3 of 60 moves so far."
     request.hidden = !settings.may_analyse || !["not_requested", "failed"].includes(analysis.status);
     request.textContent = analysis.status === "failed" ? "Try again" : "Analyse the game";
     const index = current;
