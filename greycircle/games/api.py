@@ -118,6 +118,19 @@ def _link_key(request: Request) -> str:
     return key if len(key) <= LINK_KEY_MAX else ""
 
 
+def _limit_reached(refusal: GameInvalid) -> ApiError:
+    """A service's refusal that is a limit (with `retry_after` seconds), answered as a throttle
+    is: 429 with Retry-After (DRF sets it from `wait`)."""
+    limited = ApiError(
+        code=refusal.code,
+        detail=refusal.detail,
+        status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+        extra=refusal.extra,
+    )
+    limited.wait = refusal.extra["retry_after"]
+    return limited
+
+
 def _none_match(request: Request, etag: str) -> bool:
     """Whether `If-None-Match` names `etag`: compared weakly (RFC 9110, W/"x" is "x"), and `*`
     names any."""
@@ -354,15 +367,7 @@ class GameViewSet(viewsets.GenericViewSet):
         except GameInvalid as refusal:
             if refusal.code != "too_many_analyses":
                 raise
-            # A limit, like a throttle: 429 with Retry-After (DRF sets it from `wait`).
-            too_many = ApiError(
-                code=refusal.code,
-                detail=refusal.detail,
-                status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-                extra=refusal.extra,
-            )
-            too_many.wait = refusal.extra["retry_after"]
-            raise too_many from refusal
+            raise _limit_reached(refusal) from refusal
 
     @extend_schema(
         summary="Take an open seat",
@@ -494,15 +499,7 @@ class GameViewSet(viewsets.GenericViewSet):
         except GameInvalid as refusal:
             if refusal.code != "poke_too_soon":
                 raise
-            # A limit, like a throttle: 429 with Retry-After (DRF sets it from `wait`).
-            too_soon = ApiError(
-                code=refusal.code,
-                detail=refusal.detail,
-                status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-                extra=refusal.extra,
-            )
-            too_soon.wait = refusal.extra["retry_after"]
-            raise too_soon from refusal
+            raise _limit_reached(refusal) from refusal
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
