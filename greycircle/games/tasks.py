@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import connections
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
@@ -71,16 +72,19 @@ def task_retry(row: DBTaskResult, *, delay: float = 0) -> bool:
     """Queue again the task of `row` (to run after `delay` seconds), if running it twice is
     harmless; True if queued.
 
-    Only computer turns are retried: `ai_turn_run` checks the game's version, so a turn that was
-    in fact played is not played again. Other tasks (e-mail) are left failed.
+    Computer turns are retried (`ai_turn_run` checks the game's version, so a turn that was in
+    fact played is not played again), and background work, which must be harmless to run twice
+    (an analysis run that finds its positions saved by another drops its own). Other tasks
+    (e-mail) are left failed.
     """
-    if row.task_path != ai_turn_run.module_path:
+    if row.task_path == ai_turn_run.module_path:
+        task = ai_turn_run
+    elif row.priority <= BACKGROUND_PRIORITY:
+        task = import_string(row.task_path)
+    else:
         return False
-    task = (
-        ai_turn_run.using(run_after=timezone.now() + timedelta(seconds=delay))
-        if delay
-        else ai_turn_run
-    )
+    if delay:
+        task = task.using(run_after=timezone.now() + timedelta(seconds=delay))
     task.enqueue(*row.args_kwargs["args"], **row.args_kwargs["kwargs"])
     return True
 
@@ -88,9 +92,10 @@ def task_retry(row: DBTaskResult, *, delay: float = 0) -> bool:
 # --- background work -------------------------------------------------------------------------
 
 BACKGROUND_PRIORITY = -10
-"""Tasks at this priority or below are background work (the game apps' engine analyses), which
-never keeps a computer's turn waiting for a worker: a worker takes one only when no other task is
-ready (the queue's order), at most `BACKGROUND_RUNNING_MAX` run at once across all workers
+"""Tasks at this priority or below are background work (the game apps' engine analyses): each
+must be harmless to run twice (a dead worker's is queued again, `task_retry`), and none keeps a
+computer's turn waiting for a worker: a worker takes one only when no other task is ready (the
+queue's order), at most `BACKGROUND_RUNNING_MAX` run at once across all workers
 (`background_slot_free`, checked as a worker claims one), and each gives its worker back once
 another task has waited `BACKGROUND_YIELD_SECONDS` (`foreground_waiting`: no other worker took
 it), queueing itself again to go on later. Under more load than the workers can take, background
