@@ -131,7 +131,8 @@ class ComputerOpponent:
                 at, envelope = await asyncio.wait_for(self.frames.get(), left)
             except TimeoutError:
                 return 0.0, None
-            if envelope["version"] >= version:
+            # Frames of the game before a rematch may still be queued: only this game's count.
+            if envelope["id"] == self.game and envelope["version"] >= version:
                 return at, envelope
 
     async def next_envelope(self, version: int, timeout: float) -> dict[str, Any]:

@@ -331,8 +331,8 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         methods=["GET"],
         summary="The engine's analysis of the game",
-        description="Kinds with an analysis only (Circles). As it stands: `not_requested` "
-        "until somebody asks for it with `POST`.",
+        description="Kinds with an analysis only (Circles). Whoever may see the game may read "
+        "it, as its replay. As it stands: `not_requested` until a player asks for it with `POST`.",
         parameters=[LINK_KEY],
         responses={200: GameAnalysisSerializer, **ANALYSIS_ERRORS},
     )
