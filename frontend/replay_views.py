@@ -12,7 +12,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from frontend.replay_forms import RecordImportForm
-from greycircle.games import registry, replays, selectors, services
+from frontend.views import game_for_page
+from greycircle.games import registry, replays, services
 from greycircle.games.errors import GameError
 from greycircle.games.services import SeatSpec
 
@@ -22,9 +23,7 @@ from greycircle.games.services import SeatSpec
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a game that is over, drawn by the kind's own renderer; for a kind with an
     analysis (Circles), the engine's verdict on each move beside it."""
-    found = selectors.game_get(game_id=game_id)
-    if found is None:
-        raise Http404("No such game.")
+    found = game_for_page(request, game_id)
     if not replays.game_has_replay(game=found):
         messages.info(request, "The replay opens when the game is over.")
         return redirect("game", game_id=found.pk)

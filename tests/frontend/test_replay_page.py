@@ -99,6 +99,22 @@ def test_no_replay_page_for_a_game_that_does_not_exist(client, alice):
     assert client.get("/games/999999/replay/").status_code == 404
 
 
+def test_an_unlisted_games_replay_page_needs_its_link_key(client, alice, bob):
+    game = game_create(
+        creator=alice,
+        kind="circles",
+        opponents=[SeatSpec(ai_level="easy")],
+        record=WIPE_OUT,
+        unlisted=True,
+    )
+    client.force_login(bob)
+
+    assert client.get(f"/games/{game.pk}/replay/").status_code == 404
+    assert client.get(f"/games/{game.pk}/replay/?key={game.link_key}").status_code == 200
+    client.force_login(alice)
+    assert client.get(f"/games/{game.pk}/replay/").status_code == 200
+
+
 def test_the_replay_page_asks_visitors_to_log_in(client, finished):
     response = client.get(f"/games/{finished.pk}/replay/")
 
