@@ -140,7 +140,7 @@ def flags_review(*, actor: User, flag_ids: Iterable[int], reason: str) -> list[F
     reason = reason_clean(reason)
     with transaction.atomic():
         flags = list(
-            Flag.objects.select_for_update()
+            Flag.objects.select_for_update(of=("self",))
             .filter(pk__in=set(flag_ids), reviewed_at__isnull=True)
             .select_related("user", "game")
             .defer("game__state")
