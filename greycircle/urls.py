@@ -14,7 +14,8 @@ from accounts.api import (
     MeView,
 )
 from greycircle.api import handlers
-from greycircle.games.api import GameViewSet, InvitationViewSet
+from greycircle.games.api import GameViewSet
+from greycircle.games.invitation_api import InvitationViewSet
 from greycircle.notifications.api import NotificationViewSet
 from greycircle.profiles.api import ProfileView
 from greycircle.ratings.api import LeaderboardView

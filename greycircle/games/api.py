@@ -1,4 +1,4 @@
-"""REST endpoints for games (`/api/v1/games/`).
+"""REST endpoints for games (`/api/v1/games/`; invitations to them: `invitation_api`).
 
 Thin: parse, authorise, call a service or selector, serialise. Each operation's schema lists the
 error codes it can answer; `greycircle.api.schema` adds the ones every operation shares.
@@ -25,17 +25,15 @@ from rest_framework.serializers import Serializer
 
 from greycircle.api.errors import ApiError
 from greycircle.api.schema import error_response
-from greycircle.games import deadlines, invitations, reminders, replays, selectors, services
+from greycircle.games import deadlines, reminders, replays, selectors, services
 from greycircle.games.errors import GameInvalid
-from greycircle.games.models import Game, Invitation
+from greycircle.games.models import Game
 from greycircle.games.replay_serializers import GameAnalysisSerializer, GameReplaySerializer
 from greycircle.games.serializers import (
     GameCreateSerializer,
     GameEnvelopeSerializer,
     GameListQuerySerializer,
     GameSummarySerializer,
-    InvitationQuerySerializer,
-    InvitationSerializer,
     LiveGamesQuerySerializer,
     MoveLogEntrySerializer,
     MoveRequestSerializer,
@@ -103,7 +101,7 @@ TOO_MANY_GAMES = {
 }
 
 
-def _query(request: Request, *, serializer_class: type[Serializer]) -> dict[str, Any]:
+def query_validated(request: Request, *, serializer_class: type[Serializer]) -> dict[str, Any]:
     """The query parameters, validated; empty ones count as absent (`?kind=` is no filter)."""
     serializer = serializer_class(
         data={name: value for name, value in request.query_params.items() if value}
@@ -188,7 +186,7 @@ class GameViewSet(viewsets.GenericViewSet):
         responses={200: GameSummarySerializer(many=True), **BAD_FILTER},
     )
     def list(self, request: Request) -> Response:
-        query = _query(request, serializer_class=GameListQuerySerializer)
+        query = query_validated(request, serializer_class=GameListQuerySerializer)
         games = selectors.games_for_user(
             user=request.user,
             kind=query.get("kind"),
@@ -205,7 +203,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=False, methods=["get"])
     def open(self, request: Request) -> Response:
-        query = _query(request, serializer_class=OpenGamesQuerySerializer)
+        query = query_validated(request, serializer_class=OpenGamesQuerySerializer)
         games = selectors.games_open(viewer=request.user, kind=query.get("kind"))
         return self._summaries(games)
 
@@ -218,7 +216,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=False, methods=["get"])
     def live(self, request: Request) -> Response:
-        query = _query(request, serializer_class=LiveGamesQuerySerializer)
+        query = query_validated(request, serializer_class=LiveGamesQuerySerializer)
         return self._summaries(selectors.games_live(viewer=request.user, kind=query.get("kind")))
 
     def _summaries(self, games) -> Response:
@@ -585,7 +583,7 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def moves(self, request: Request, pk: str) -> Response:
         if request.method == "GET":
-            query = _query(request, serializer_class=MovesQuerySerializer)
+            query = query_validated(request, serializer_class=MovesQuerySerializer)
             return Response(
                 selectors.moves_for(
                     game=self._game(), viewer=request.user, after=query.get("after", 0)
@@ -612,102 +610,3 @@ class GameViewSet(viewsets.GenericViewSet):
         # RateLimits counts the action's scope along with the client's limit.
         self.throttle_scope = THROTTLE_SCOPES.get((self.action, self.request.method))
         return super().get_throttles()
-
-
-# --- Invitations: `/api/v1/invitations/` ----------------------------------------------------
-
-NO_SUCH_INVITATION = {404: error_response("No such invitation (of mine).", "not_found")}
-NOT_PENDING = {
-    400: error_response(
-        "The invitation was answered, withdrawn or has expired.",
-        "invitation_not_pending",
-        "invitation_expired",
-    )
-}
-
-
-class InvitationViewSet(viewsets.GenericViewSet):
-    serializer_class = InvitationSerializer
-    lookup_value_converter = "id"
-
-    def get_queryset(self):
-        return Invitation.objects.none()
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "viewer": self.request.user}
-
-    @extend_schema(
-        summary="My pending invitations to games",
-        description="Sent to me and sent by me, newest first (`direction` filters them).",
-        parameters=[InvitationQuerySerializer],
-        responses={
-            200: InvitationSerializer(many=True),
-            400: error_response(
-                "A filter or page parameter is not valid.", "invalid", "invalid_page"
-            ),
-            404: error_response("There is no such page.", "invalid_page"),
-        },
-    )
-    def list(self, request: Request) -> Response:
-        query = _query(request, serializer_class=InvitationQuerySerializer)
-        invitations = selectors.invitations_for(user=request.user, direction=query.get("direction"))
-        page = self.paginate_queryset(invitations)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
-
-    def _envelope(self, game: Game) -> Response:
-        game = selectors.game_get(game_id=game.pk)
-        return Response(selectors.game_view_for(game=game, viewer=self.request.user))
-
-    @extend_schema(
-        summary="Accept an invitation",
-        description="Only the invited player. The game starts when the last invitation to it is "
-        "accepted. The inviter gets an `invitation_accepted` event on `ws/me/`.",
-        request=None,
-        responses={
-            200: GameEnvelopeSerializer,
-            **NOT_PENDING,
-            403: error_response("Only the invited player may accept.", "not_invitee"),
-            **NO_SUCH_INVITATION,
-        },
-    )
-    @action(detail=True, methods=["post"])
-    def accept(self, request: Request, pk: str) -> Response:
-        return self._envelope(
-            invitations.invitation_accept(invitation_id=int(pk), user=request.user)
-        )
-
-    @extend_schema(
-        summary="Decline an invitation",
-        description="Only the invited player. The seat opens to anyone, or the game is cancelled, "
-        "as its creator chose (`on_decline`). The inviter gets an `invitation_declined` event.",
-        request=None,
-        responses={
-            200: GameEnvelopeSerializer,
-            **NOT_PENDING,
-            403: error_response("Only the invited player may decline.", "not_invitee"),
-            **NO_SUCH_INVITATION,
-        },
-    )
-    @action(detail=True, methods=["post"])
-    def decline(self, request: Request, pk: str) -> Response:
-        return self._envelope(
-            invitations.invitation_decline(invitation_id=int(pk), user=request.user)
-        )
-
-    @extend_schema(
-        summary="Withdraw an invitation I sent",
-        description="Only the inviter. As for a declined invitation, the seat opens or the game "
-        "is cancelled (`on_decline`); the invitee gets an `invitation_cancelled` event.",
-        request=None,
-        responses={
-            200: GameEnvelopeSerializer,
-            **NOT_PENDING,
-            403: error_response("Only the inviter may withdraw it.", "not_inviter"),
-            **NO_SUCH_INVITATION,
-        },
-    )
-    @action(detail=True, methods=["post"])
-    def cancel(self, request: Request, pk: str) -> Response:
-        return self._envelope(
-            invitations.invitation_cancel(invitation_id=int(pk), user=request.user)
-        )

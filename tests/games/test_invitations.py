@@ -1,6 +1,7 @@
 """Invitations with consent: an invited player holds their seat, and the game starts only when
 every invited player has accepted. Services, then the API (`/api/v1/invitations/`)."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -478,3 +479,16 @@ def test_the_setting_is_in_me(alice, client_for):
     assert changed.json()["accept_invitations_from_anyone"] is True
     alice.refresh_from_db()
     assert alice.accept_invitations_from_anyone is True
+
+
+def test_api_refuses_to_accept_across_a_block_and_documents_it(alice, bob, client_for):
+    let_anyone_invite(bob)
+    created = create(client_for(alice), [{"user": "bob"}]).json()
+    Block.objects.create(blocker=bob, blocked=alice)
+
+    answer = client_for(bob).post(f"/api/v1/invitations/{created['invitations'][0]['id']}/accept/")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "seat_unavailable"
+    schema = client_for(bob).get("/api/schema/", {"format": "json"}).json()
+    refusal = schema["paths"]["/api/v1/invitations/{id}/accept/"]["post"]["responses"]["400"]
+    assert "seat_unavailable" in json.dumps(refusal)
