@@ -324,6 +324,8 @@ SPECTACULAR_SETTINGS = {
     # Row ids in paths (greycircle.converters) are integers, as ids are in every response.
     "PATH_CONVERTER_OVERRIDES": {"id": ROW_ID_SCHEMA},
     "POSTPROCESSING_HOOKS": [
+        # First, so that the enums hook names the published components' enums too.
+        "greycircle.api.schema.add_published_components",
         "drf_spectacular.hooks.postprocess_schema_enums",
         "greycircle.api.schema.declare_common_errors",
     ],

@@ -5,6 +5,9 @@ operation can give (not signed in, throttled; for a body: not JSON, not valid; f
 browser: CSRF) come from the framework rather than from any one view, so `declare_common_errors`,
 a drf-spectacular postprocessing hook, adds them to every operation and makes sure each error
 response lists its codes in one recognisable sentence: "Error codes: `a`, `b`."
+
+Shapes that no operation sends (the sockets' frames, greycircle.games.frames) are published with
+`components_publish` and added as components by the hook `add_published_components`.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.plumbing import build_mocked_view
+from drf_spectacular.settings import spectacular_settings
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
 
 from greycircle.api.errors import DEFAULT_CODES
 from greycircle.api.serializers import FIELD_ERRORS, FIELD_ERRORS_SCHEMA, ErrorSerializer
@@ -95,4 +101,34 @@ def declare_common_errors(
                     code = DEFAULT_CODES.get(int(status), "error")
                     _with_codes(response, response.get("description", ""), [code])
             operation["responses"] = dict(sorted(responses.items()))
+    return result
+
+
+# Serializers published as components although no operation uses them (apps add theirs when they
+# are ready: the platform never imports them).
+_PUBLISHED: list[type[serializers.BaseSerializer]] = []
+
+
+def components_publish(*serializer_classes: type[serializers.BaseSerializer]) -> None:
+    """Publish these serializers as components of the schema (with all they reference)."""
+    _PUBLISHED.extend(cls for cls in serializer_classes if cls not in _PUBLISHED)
+
+
+def add_published_components(
+    result: dict[str, Any], generator: Any, request: Any, public: bool, **kwargs: Any
+) -> dict[str, Any]:
+    """Add the published serializers' components, resolved in the generator's own registry as
+    the operations' are (so the components they share, e.g. `GameEnvelope`, are the same)."""
+    if not _PUBLISHED:
+        return result
+    view = build_mocked_view(
+        method="GET", path="/", extend_schema_decorator=extend_schema(), registry=generator.registry
+    )
+    for serializer_class in _PUBLISHED:
+        view.schema.resolve_serializer(serializer_class, "response")
+    built = generator.registry.build(spectacular_settings.APPEND_COMPONENTS)
+    components = result.setdefault("components", {})
+    for component_type, named in built.items():
+        section = {**named, **components.get(component_type, {})}
+        components[component_type] = dict(sorted(section.items()))
     return result

@@ -13,7 +13,8 @@ from drf_spectacular.plumbing import ResolvedComponent, force_instance, get_doc
 from rest_framework import serializers
 from rest_framework.fields import empty
 
-from greycircle.games import registry
+from greycircle.api.schema import components_publish
+from greycircle.games import frames, registry
 from greycircle.games.serializers import (
     ConstField,
     EnumField,
@@ -371,3 +372,7 @@ class MoveRequestExtension(OpenApiSerializerExtension):
                 "(the game's `legal_moves` lists every legal one).",
             )
         return schema
+
+
+# The sockets' frames, beside the REST shapes they carry.
+components_publish(*frames.PUBLISHED)

@@ -1,0 +1,209 @@
+"""The frames of `ws/me/`, the user's stream, as components of `/api/schema/` (`MeSocketFrame`).
+
+Beside the games' frames (greycircle.games.frames, which says why these are OpenAPI components
+rather than an AsyncAPI document): `hello` on connect, a `notification` for each event with what
+it did to the inbox (`inbox` is the REST API's `Notification`), `unread` when notifications are
+marked read, and the `pong` and `error` frames both streams share. Published when the app is ready
+(`NotificationsConfig.ready`).
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from greycircle.games.frames import PongFrameSerializer, SocketErrorFrameSerializer, frame_type
+from greycircle.games.models import InvitationStatus
+from greycircle.games.serializers import ConstField, KindField, OneOfSerializer, OutcomeSerializer
+from greycircle.notifications.serializers import NotificationSerializer
+
+# --- the notification events ------------------------------------------------------------
+
+
+class _GameEventSerializer(serializers.Serializer):
+    game = serializers.IntegerField(help_text="The game it is about.")
+    kind = KindField()
+
+
+class _GameVersionEventSerializer(_GameEventSerializer):
+    version = serializers.IntegerField(help_text="The game's version when it happened.")
+
+
+class _InvitationEventSerializer(_GameVersionEventSerializer):
+    invitation = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=InvitationStatus.choices)
+
+
+class InvitationEventSerializer(_GameVersionEventSerializer):
+    """You are invited to play (`invitation`, `expires_at`: the invitation to your seat, if one
+    waits for your answer)."""
+
+    event = ConstField("invitation", enum_name="InvitationEventEnum")
+    by = serializers.CharField(help_text="Who started the game.")
+    invitation = serializers.IntegerField(required=False)
+    expires_at = serializers.DateTimeField(required=False)
+
+
+class InvitationAcceptedEventSerializer(_InvitationEventSerializer):
+    event = ConstField("invitation_accepted", enum_name="InvitationAcceptedEventEnum")
+    player = serializers.CharField(help_text="Who was invited.")
+
+
+class InvitationDeclinedEventSerializer(_InvitationEventSerializer):
+    event = ConstField("invitation_declined", enum_name="InvitationDeclinedEventEnum")
+    player = serializers.CharField(help_text="Who was invited.")
+
+
+class InvitationExpiredEventSerializer(_InvitationEventSerializer):
+    event = ConstField("invitation_expired", enum_name="InvitationExpiredEventEnum")
+    player = serializers.CharField(help_text="Who was invited.")
+
+
+class InvitationCancelledEventSerializer(_InvitationEventSerializer):
+    """The invitation to you was withdrawn."""
+
+    event = ConstField("invitation_cancelled", enum_name="InvitationCancelledEventEnum")
+    by = serializers.CharField(allow_null=True, help_text="Who invited you (null: account gone).")
+
+
+class PlayerJoinedEventSerializer(_GameVersionEventSerializer):
+    event = ConstField("player_joined", enum_name="PlayerJoinedEventEnum")
+    player = serializers.CharField(help_text="Who took a seat.")
+
+
+class YourTurnEventSerializer(_GameVersionEventSerializer):
+    event = ConstField("your_turn", enum_name="YourTurnEventEnum")
+
+
+class GameOverEventSerializer(_GameVersionEventSerializer):
+    event = ConstField("game_over", enum_name="GameOverEventEnum")
+    outcome = OutcomeSerializer()
+
+
+class GameWithdrawnEventSerializer(_GameVersionEventSerializer):
+    event = ConstField("game_withdrawn", enum_name="GameWithdrawnEventEnum")
+    by = serializers.CharField(help_text="Who started (and withdrew) the game.")
+
+
+class ReminderEventSerializer(_GameEventSerializer):
+    event = ConstField("reminder", enum_name="ReminderEventEnum")
+    by = serializers.CharField(help_text="Who reminds you that it is your turn.")
+
+
+class TimeRunningOutEventSerializer(_GameEventSerializer):
+    event = ConstField("time_running_out", enum_name="TimeRunningOutEventEnum")
+    deadline = serializers.DateTimeField(help_text="When your time to move runs out.")
+
+
+class SeatTakenOverEventSerializer(_GameEventSerializer):
+    """Your time ran out: the computer plays your seat from now on."""
+
+    event = ConstField("seat_taken_over", enum_name="SeatTakenOverEventEnum")
+    level = serializers.CharField(help_text="The computer player's level (the kind's own).")
+
+
+class WinClaimableEventSerializer(_GameEventSerializer):
+    """The player to move ran out of time: you may claim the win."""
+
+    event = ConstField("win_claimable", enum_name="WinClaimableEventEnum")
+    player = serializers.CharField(help_text="Who ran out of time.")
+
+
+class FriendRequestEventSerializer(serializers.Serializer):
+    event = ConstField("friend_request", enum_name="FriendRequestEventEnum")
+    request = serializers.IntegerField(help_text="The friend request's id.")
+    by = serializers.CharField(help_text="Who asks to be your friend.")
+
+
+class FriendAcceptedEventSerializer(serializers.Serializer):
+    event = ConstField("friend_accepted", enum_name="FriendAcceptedEventEnum")
+    by = serializers.CharField(help_text="Who accepted your friend request.")
+    user = serializers.IntegerField(help_text="Their user id.")
+
+
+class NotificationEventSerializer(OneOfSerializer):
+    """What happened, told apart by `event`."""
+
+    discriminator = "event"
+    variants = {
+        serializer._declared_fields["event"].value: serializer
+        for serializer in (
+            InvitationEventSerializer,
+            InvitationAcceptedEventSerializer,
+            InvitationDeclinedEventSerializer,
+            InvitationExpiredEventSerializer,
+            InvitationCancelledEventSerializer,
+            PlayerJoinedEventSerializer,
+            YourTurnEventSerializer,
+            GameOverEventSerializer,
+            GameWithdrawnEventSerializer,
+            ReminderEventSerializer,
+            TimeRunningOutEventSerializer,
+            SeatTakenOverEventSerializer,
+            WinClaimableEventSerializer,
+            FriendRequestEventSerializer,
+            FriendAcceptedEventSerializer,
+        )
+    }
+
+
+# --- ws/me/ ------------------------------------------------------------------------------------
+
+
+class HelloFrameSerializer(serializers.Serializer):
+    """Sent on connect: a client that reconnects corrects its badge with `unread_count`."""
+
+    type = frame_type("hello")
+    user = serializers.CharField(help_text="Your username.")
+    unread_count = serializers.IntegerField()
+
+
+class NotificationFrameSerializer(serializers.Serializer):
+    """Something happened that concerns you, with what it did to your inbox. The inbox members
+    are absent when the inbox could not be reached (the database failed): the event still goes
+    out."""
+
+    type = frame_type("notification")
+    notification = NotificationEventSerializer()
+    inbox = NotificationSerializer(
+        allow_null=True,
+        required=False,
+        help_text="The notification the event left in your inbox (null: one it keeps none of).",
+    )
+    removed = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Ids of the notifications `inbox` replaced (a game's turns and result are one).",
+    )
+    read = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Ids of the notifications the event marked read.",
+    )
+    unread_count = serializers.IntegerField(required=False, help_text="Your new unread count.")
+
+
+class UnreadFrameSerializer(serializers.Serializer):
+    """Notifications were marked read (in another tab, an app, by opening a game)."""
+
+    type = frame_type("unread")
+    unread_count = serializers.IntegerField()
+    read = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Ids of the notifications marked read."
+    )
+
+
+class MeSocketFrameSerializer(OneOfSerializer):
+    """A frame `ws/me/` sends."""
+
+    discriminator = "type"
+    variants = {
+        "hello": HelloFrameSerializer,
+        "notification": NotificationFrameSerializer,
+        "unread": UnreadFrameSerializer,
+        "pong": PongFrameSerializer,
+        "error": SocketErrorFrameSerializer,
+    }
+
+
+# What `/api/schema/` publishes as components (with every component they reference).
+PUBLISHED = (MeSocketFrameSerializer,)
