@@ -3,7 +3,8 @@
 OpenAPI 3.0 schemas are JSON Schema draft 4 plus `nullable`; this turns `nullable` into
 `anyOf [..., null]` and validates each JSON response body with jsonschema, so a response that a
 strict generated client would refuse (a `oneOf` matched twice, a pattern, a missing required
-field) fails the test that received it.
+field) fails the test that received it. `ComponentValidator` checks JSON that no operation sends
+(the sockets' frames) against a component by its name.
 """
 
 from __future__ import annotations
@@ -26,16 +27,31 @@ def _json_schema(node: Any) -> Any:
     return converted
 
 
-class ResponseValidator:
-    """Validates a response to `method path` against what the schema says it answers."""
+class ComponentValidator:
+    """Validates JSON against a named component of the schema (e.g. a socket frame)."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
         self.components = _json_schema(schema["components"])
+        self.checked = 0
+
+    def validate_component(self, name: str, body: Any) -> None:
+        assert name in self.components["schemas"], f"the schema has no component {name}"
+        self._validate({"$ref": f"#/components/schemas/{name}"}, body)
+
+    def _validate(self, schema: dict[str, Any], body: Any) -> None:
+        jsonschema.Draft4Validator({**schema, "components": self.components}).validate(body)
+        self.checked += 1
+
+
+class ResponseValidator(ComponentValidator):
+    """Validates a response to `method path` against what the schema says it answers."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        super().__init__(schema)
         self.operations = [
             (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), methods)
             for path, methods in schema["paths"].items()
         ]
-        self.checked = 0
 
     def validate(self, *, method: str, path: str, status: int, body: Any) -> None:
         operation = self._operation(method, path)
@@ -44,9 +60,7 @@ class ResponseValidator:
         assert response is not None, f"{method} {path} answered {status}, not in the schema"
         content = response.get("content", {}).get("application/json")
         assert content is not None, f"{method} {path} {status} documents no JSON body"
-        schema = {**_json_schema(content["schema"]), "components": self.components}
-        jsonschema.Draft4Validator(schema).validate(body)
-        self.checked += 1
+        self._validate(_json_schema(content["schema"]), body)
 
     def _operation(self, method: str, path: str) -> dict[str, Any]:
         for pattern, methods in self.operations:

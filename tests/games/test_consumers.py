@@ -11,6 +11,7 @@ from accounts.deletion import account_anonymise
 from accounts.models import Block
 from greycircle.asgi import application
 from greycircle.moderation.services import users_deactivate
+from tests.api.socket_frames import FramesChecked
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 
 pytestmark = [
@@ -42,7 +43,7 @@ async def open_socket(path: str, cookie: bytes | None, *, origin=ORIGIN) -> Webs
     headers = [origin] if origin else []
     if cookie:
         headers.append((b"cookie", cookie))
-    return WebsocketCommunicator(application, path, headers=headers)
+    return FramesChecked(application, path, headers=headers)
 
 
 @pytest.fixture
@@ -198,7 +199,7 @@ async def test_the_cookie_counts_only_from_the_handshakes_own_origin(setup_game)
 
     def socket(origin: bytes) -> WebsocketCommunicator:
         headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000"), (b"cookie", a_cookie)]
-        return WebsocketCommunicator(application, f"/ws/games/{game['id']}/", headers=headers)
+        return FramesChecked(application, f"/ws/games/{game['id']}/", headers=headers)
 
     assert await closed_with(socket(b"http://127.0.0.1:9999")) == 4403
     same = socket(b"http://127.0.0.1:8000")
@@ -214,9 +215,7 @@ async def test_an_inactive_account_is_refused_with_4403(setup_game, alice):
     await sync_to_async(alice.save)()
     by_cookie = await open_socket(f"/ws/games/{game['id']}/", a_cookie)
     assert await closed_with(by_cookie) == 4403
-    by_token = WebsocketCommunicator(
-        application, "/ws/me/", headers=[(b"x-session-token", token.encode())]
-    )
+    by_token = FramesChecked(application, "/ws/me/", headers=[(b"x-session-token", token.encode())])
     assert await closed_with(by_token) == 4403
 
 
@@ -323,9 +322,7 @@ async def test_closing_an_account_closes_every_socket_of_it(setup_game, bob, sta
     bobs = [
         await open_socket(f"/ws/games/{game['id']}/", b_cookie),
         await open_socket("/ws/me/", b_cookie),
-        WebsocketCommunicator(
-            application, "/ws/me/", headers=[(b"x-session-token", token.encode())]
-        ),
+        FramesChecked(application, "/ws/me/", headers=[(b"x-session-token", token.encode())]),
     ]
     alices = await open_socket(f"/ws/games/{game['id']}/", a_cookie)
     for socket in [*bobs, alices]:

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db.backends import utils
 
 from greycircle import socket_threads
 from greycircle.asgi import application
+from tests.api.socket_frames import FramesChecked
 from tests.games.test_consumers import ORIGIN, app_login, signed_in
 
 pytestmark = [
@@ -51,7 +51,7 @@ def queries(monkeypatch) -> Iterator[list[tuple[str, str]]]:
 async def first_frame(path: str, headers: list[tuple[bytes, bytes]]) -> dict:
     # No timeouts of our own: a socket that waited for the busy thread would wait until the test
     # let it go, and fail the communicators' (generous) waits (tests/conftest.py).
-    socket = WebsocketCommunicator(application, path, headers=headers)
+    socket = FramesChecked(application, path, headers=headers)
     assert (await socket.connect())[0]
     frame = await socket.receive_json_from()
     await socket.disconnect()
@@ -111,7 +111,7 @@ def tables_read(queries: list[tuple[str, str]]) -> list[str]:
 async def test_no_credential_costs_no_query(game, queries):
     game_id = await game()
     queries.clear()
-    socket = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=[ORIGIN])
+    socket = FramesChecked(application, f"/ws/games/{game_id}/", headers=[ORIGIN])
     assert (await socket.connect())[0]
     assert (await socket.receive_output())["code"] == 4401
     assert queries == []

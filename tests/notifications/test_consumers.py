@@ -12,6 +12,7 @@ from greycircle.asgi import application
 from greycircle.games import services
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.models import Notification
+from tests.api.socket_frames import FramesChecked
 from tests.factories import game_started
 
 pytestmark = [
@@ -27,7 +28,7 @@ def signed_in(user) -> tuple[APIClient, bytes]:
 
 
 async def stream(cookie: bytes) -> tuple[WebsocketCommunicator, dict]:
-    socket = WebsocketCommunicator(
+    socket = FramesChecked(
         application, "/ws/me/", headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
     )
     assert (await socket.connect())[0]
@@ -123,7 +124,7 @@ async def test_a_game_changes_notifications_arrive_once_the_worker_runs_them(
     await sync_to_async(deliver_notifications)()  # those of the game's start
     client, cookie = await sync_to_async(signed_in)(bob)
     me, hello = await stream(cookie)
-    board = WebsocketCommunicator(
+    board = FramesChecked(
         application,
         f"/ws/games/{game.pk}/",
         headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
