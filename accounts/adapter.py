@@ -1,6 +1,10 @@
 """The site's allauth adapter: look-alike usernames, failed-login limits, the client's address,
 mail that names the site, and the confirmation link on the console of a local site.
 
+Library seam (UPGRADING.md, "django-allauth"): django-allauth==65.22.1. The failed-login limits use
+`allauth.core.internal.ratelimit` (`get_rates`, `get_cache_key`, `get_ip`, `respond_429`), so that
+they count and clear in allauth's own keys.
+
 Browser sign-up and log-in (allauth's forms) and the apps' (allauth headless) both go through it.
 """
 

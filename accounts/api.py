@@ -1,5 +1,10 @@
 """`/api/v1/me/` (the signed-in user and their settings), guests, friends and blocks.
 
+Library seam (UPGRADING.md, "django-allauth", "djangorestframework"): django-allauth==65.22.1,
+djangorestframework==3.18.3. A guest's app session is made with
+`allauth.headless.internal.sessionkit.new_session()` (no public API makes the session an
+`X-Session-Token` names), on DRF's `Request._request`.
+
 Thin: parse, call a service or selector (accounts.friends, accounts.selectors), serialise. Each
 operation's schema lists the error codes it can answer.
 """

@@ -1,4 +1,9 @@
-"""Browser forms of accounts. Forms validate; services (accounts.services) write."""
+"""Browser forms of accounts. Forms validate; services (accounts.services) write.
+
+Library seam (UPGRADING.md, "django-allauth"): django-allauth==65.22.1. The guest upgrade checks
+its address with `allauth.account.internal.flows.manage_email.email_already_exists`, so that a
+taken address is refused only where sign-up would say so (ACCOUNT_PREVENT_ENUMERATION).
+"""
 
 from __future__ import annotations
 

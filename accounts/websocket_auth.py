@@ -1,5 +1,11 @@
 """Who opens a WebSocket: the browser's session cookie, or an app's `X-Session-Token` header.
 
+Library seam (UPGRADING.md, "django-allauth"): django-allauth==65.22.1. An app's token is looked up
+with `allauth.headless.internal.sessionkit.lookup_session` and its user read with
+`allauth.core.internal.sessionkit.get_session_user`: headless offers them only inside its own
+request flow. Why: 2 queries per socket where allauth's token lookup made 3 (bench/README.md,
+"Socket storm").
+
 The cookie counts only when the handshake comes from our own pages: its Origin must be the origin
 the socket was opened on (scheme, host and port of the handshake's Host; `ws` is `http` and `wss` is
 `https`), or one of `CSRF_TRUSTED_ORIGINS`, so that another site cannot open a socket with a

@@ -1,5 +1,17 @@
 """Channel layers that send one change to several groups in one call (`group_send_many`).
 
+Library seam (UPGRADING.md, "channels-redis", "channels", "redis"): channels-redis==4.3.0,
+channels==4.3.2, redis==8.1.0. `PipelinedRedisChannelLayer` overrides
+`RedisChannelLayer.receive_single` and uses its `ring_size`, `prefix`, `connection()`,
+`brpop_timeout`, `receive_buffer`, `deserialize`, `_group_key`, `_map_channel_keys_to_connection`,
+`hosts`, `group_expiry` and `expiry`, and writes channels-redis's storage (one sorted set per
+channel, scored by time) with a Lua script of its own, a copy of `group_send`'s; it relies on
+redis-py's `bzmpop` and on a cancelled blocking read that may come back as a timeout.
+`BatchingInMemoryChannelLayer` overrides `InMemoryChannelLayer.new_channel` and `group_add`. Why:
+receiving CPU 856 to 961 µs per message against channels-redis's 1,764 to 1,841 µs at 500/s, and
+none lost at ≈1,000/s where channels-redis lost 22%; a change for five groups in two round trips
+instead of twenty.
+
 A move is news for every audience of its game (each seat and the spectators) and for the players'
 personal streams (`ws/me/`). channels-redis sends to one group at a time, in four round trips to
 Redis each (drop expired members, read the members, drop expired messages, add the messages); a

@@ -1,5 +1,16 @@
 """The ASGI server: uvicorn, set up to stop gracefully.
 
+Library seam (UPGRADING.md, "uvicorn", "websockets"): uvicorn==0.54.0, websockets==17.4.
+`GoingAwayWebSocketProtocol` subclasses `uvicorn.protocols.websockets.websockets_sansio_impl.
+WebSocketsSansIOProtocol` (overrides `run_asgi`, `connection_lost`, `shutdown`; uses `close_sent`,
+`handshake_complete`, `transport`, `stop_keepalive`, `queue`, `read_paused`, `close_timer` and
+websockets' sans-I/O `conn.send_close` / `data_to_send`); `GracefulMultiprocess` subclasses
+`uvicorn.supervisors.multiprocess.Multiprocess` (`sockets`, `should_exit`, `handle_term`,
+`handle_int`, `join_all`, `processes`); `log_config` edits `uvicorn.config.LOGGING_CONFIG` and reads
+the access record's `args`. Why: uvicorn closes sockets with 1012 and drops them; this server
+closes all 200 with 1001, answers 20 of 20 requests in flight and exits 1.03 to 1.24 s after SIGTERM
+(bench/README.md, "Server shutdown").
+
 On SIGTERM (or Ctrl-C) a server process
 
 1. stops accepting connections (it closes its listening socket);

@@ -1,5 +1,8 @@
 """Middleware that guards the API before any view reads a request.
 
+Library seam (UPGRADING.md, "django-allauth"): django-allauth==65.22.1. `Retry-After` on allauth's
+429s reads its rates with `allauth.core.internal.ratelimit.parse_rates`.
+
 `request_limits` caps the size of request bodies sent to the REST API (/api/) and to allauth
 headless (/_allauth/), and refuses JSON that nests deeper than `jsonlimits.MAX_DEPTH` before
 anything parses it: Python's decoder (and everything that walks its result) recurses once per

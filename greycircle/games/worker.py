@@ -1,6 +1,17 @@
 """Running the durable task queue: in worker processes (`manage.py games_worker`), or in
 background threads of the one server process of an embedded site (`manage.py serve`).
 
+Library seam (UPGRADING.md, "django-tasks-db"): django-tasks-db==0.13.0. `GamesWorker` subclasses
+`django_tasks_db.management.commands.db_worker.Worker`: `_tasks_run` and `claim_next` are
+near-copies of its loop and claim, using its attributes `batch`, `running`, `startup_delay`,
+`interval`, `queue_names`, `process_all_queues`, `excluded_queue_names`, `max_tasks`, `_run_tasks`,
+`backend_name`, `worker_id`, `run_task`, with `DBTaskResult.objects.ready()`, `get_locked()`,
+`claim()`, and `django_tasks_db.utils.exclusive_transaction` / `is_locked_database_exception`. Why:
+the library's loop ends on any database error (commit 1772493: workers now outlive PostgreSQL
+restarts and refused connections), and background work claimed last by one worker at most kept
+computer turns at 20 to 36 ms (median) instead of 1.2 to 1.8 s while 36 analyses ran
+(bench/README.md, "Engine analyses and computer turns").
+
 The embedded form exists because live updates travel through the channel layer: without Redis
 that layer lives in one process's memory, so the computer's moves must be played in the process
 that holds the players' sockets.

@@ -166,3 +166,58 @@ def test_internal_imports_are_recognised():
     assert internal_library("uvicorn.protocols.websockets.websockets_sansio_impl") == "uvicorn"
     assert internal_library("uvicorn") is None
     assert "django.core.management.commands.flush" in imported_modules(ROOT / "tests/conftest.py")
+
+
+# The modules that replace or patch a library's internals: each opens with its seam's header.
+SEAM_MODULES = (
+    "accounts/adapter.py",
+    "accounts/api.py",
+    "accounts/forms.py",
+    "accounts/websocket_auth.py",
+    "greycircle/api/middleware.py",
+    "greycircle/cache.py",
+    "greycircle/channels.py",
+    "greycircle/db_rows.py",
+    "greycircle/games/worker.py",
+    "greycircle/server.py",
+    "greycircle/tasks_backend.py",
+    "greycircle/wsgi_bridge.py",
+    "tests/conftest.py",
+)
+SEAM_HEADER = re.compile(
+    r"^Library seam \(UPGRADING\.md[^)]*\): (.+?)\.(?:\s|$)", re.MULTILINE | re.DOTALL
+)
+
+
+def seam_header_pins(path: Path) -> dict[str, str] | None:
+    """The `library==version` pins a module's "Library seam" header was checked against."""
+    docstring = ast.get_docstring(ast.parse(path.read_text())) or ""
+    header = SEAM_HEADER.search(docstring)
+    if header is None:
+        return None
+    pins = dict(re.findall(r"([A-Za-z0-9][A-Za-z0-9._-]*)==([0-9][^\s,]*)", header[1]))
+    return {normalized(name): version for name, version in pins.items()}
+
+
+def test_each_seam_module_says_which_versions_it_was_checked_against():
+    pins = pyproject_pins()
+    sections = upgrading_sections()
+    for relative in SEAM_MODULES:
+        checked = seam_header_pins(ROOT / relative)
+        assert checked, f"{relative} opens with its 'Library seam (UPGRADING.md, ...)' header"
+        for library, version in checked.items():
+            assert pins.get(library) == version, (
+                f"{relative} was checked against {library}=={version}; pyproject.toml pins "
+                f"{pins.get(library)}: re-check it (UPGRADING.md) and update its header"
+            )
+            assert f"`{relative}`" in sections[library][1], (
+                f"UPGRADING.md's {library} section lists {relative}"
+            )
+
+
+def test_every_seam_header_in_the_code_matches_the_pins():
+    # Also the headers of modules this file does not list (a seam added later).
+    pins = pyproject_pins()
+    for path in source_files():
+        for library, version in (seam_header_pins(path) or {}).items():
+            assert pins.get(library) == version, f"{path.relative_to(ROOT)}: {library}=={version}"
