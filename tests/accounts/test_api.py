@@ -1,10 +1,10 @@
 """`/api/v1/me/` and the app sign-in flow through allauth headless."""
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from greycircle.asgi import application
+from tests.api.socket_frames import FramesChecked
 
 SIGNUP = "/_allauth/app/v1/auth/signup"
 LOGIN = "/_allauth/app/v1/auth/login"
@@ -37,7 +37,7 @@ async def test_an_app_signs_up_reads_me_and_opens_its_stream():
     assert me.json()["username"] == "dana"
     assert me.json()["show_helpers"] is True
 
-    communicator = WebsocketCommunicator(
+    communicator = FramesChecked(
         application, "/ws/me/", headers=[(b"x-session-token", token.encode())]
     )
     connected, _ = await communicator.connect()

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from accounts import friends
 from accounts.models import Block, FriendRequest
 from greycircle.asgi import application
+from tests.api.socket_frames import FramesChecked
 from tests.factories import UserFactory
 
 REQUESTS = "/api/v1/friends/requests/"
@@ -180,7 +181,7 @@ async def test_the_recipient_hears_of_the_request_and_the_sender_of_the_answer_l
         return client, f"sessionid={client.cookies['sessionid'].value}".encode()
 
     async def stream(cookie: bytes) -> WebsocketCommunicator:
-        socket = WebsocketCommunicator(
+        socket = FramesChecked(
             application, "/ws/me/", headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
         )
         assert (await socket.connect())[0]

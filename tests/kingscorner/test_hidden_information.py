@@ -33,6 +33,7 @@ from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec
 from kingscorner.cards import card_name
 from kingscorner.rules import RULES
+from tests.api.socket_frames import FramesChecked
 from tests.factories import UserFactory, accept_invitations, game_started, let_anyone_invite
 
 GAMES_IN_PROCESS = 47
@@ -269,7 +270,7 @@ def signed_in(user) -> tuple[APIClient, bytes]:
 
 
 async def connect(path: str, player: Player) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(
+    socket = FramesChecked(
         application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", player.cookie)]
     )
     assert (await socket.connect())[0]

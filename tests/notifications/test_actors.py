@@ -18,6 +18,7 @@ from accounts import friends
 from greycircle.asgi import application
 from greycircle.games.models import Game
 from greycircle.notifications.models import Notification
+from tests.api.socket_frames import FramesChecked
 from tests.factories import accept_invitations, let_anyone_invite
 from tests.notifications.conftest import verify
 
@@ -163,7 +164,7 @@ def signed_in_cookie(client) -> bytes:
 
 
 async def connect(path: str, cookie: bytes) -> tuple[WebsocketCommunicator, dict]:
-    socket = WebsocketCommunicator(
+    socket = FramesChecked(
         application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
     )
     assert (await socket.connect())[0]

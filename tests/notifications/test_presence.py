@@ -21,6 +21,7 @@ from greycircle.notifications.presence import (
     user_is_online,
     users_online,
 )
+from tests.api.socket_frames import FramesChecked
 
 
 class CountingCache:
@@ -103,7 +104,7 @@ async def _socket(path: str, cookie: bytes | None) -> WebsocketCommunicator:
     headers = [(b"origin", b"http://testserver")]
     if cookie:
         headers.append((b"cookie", cookie))
-    socket = WebsocketCommunicator(application, path, headers=headers)
+    socket = FramesChecked(application, path, headers=headers)
     assert (await socket.connect())[0]
     return socket
 
@@ -136,9 +137,7 @@ async def test_a_user_is_online_while_any_socket_of_theirs_is_open(alice, bob):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_thread_connections")
 async def test_refused_and_anonymous_sockets_count_nobody(alice):
-    socket = WebsocketCommunicator(
-        application, "/ws/me/", headers=[(b"origin", b"http://testserver")]
-    )
+    socket = FramesChecked(application, "/ws/me/", headers=[(b"origin", b"http://testserver")])
     await socket.connect()
     assert (await socket.receive_output())["code"] == 4401
     await socket.send_input({"type": "websocket.disconnect", "code": 4401})
