@@ -1,4 +1,4 @@
-"""CPU per request through the WSGI bridge (`greycircle.wsgi_bridge`) against plain a2wsgi.
+"""CPU per request through the WSGI bridge (`greycircle.runtime.wsgi_bridge`) against a2wsgi.
 
     .venv/bin/python -m bench.wsgi_bridge --requests 1000 --rounds 4
 
@@ -51,7 +51,7 @@ async def compare(requests: int, rounds: int) -> None:
     from a2wsgi import WSGIMiddleware
 
     from greycircle.asgi import django_wsgi_app
-    from greycircle.wsgi_bridge import WSGIBridge
+    from greycircle.runtime.wsgi_bridge import WSGIBridge
 
     plain = WSGIMiddleware(django_wsgi_app, workers=2)
     bridge = WSGIBridge(django_wsgi_app, workers=2)

@@ -7,7 +7,8 @@ middleware that cannot run async, the view), and every request of the process qu
 thread, waits on the database included. a2wsgi runs the whole WSGI handler in one hop, on
 `HTTP_THREADS` threads (each with its own database connection), so one request's waits on the
 database or Redis overlap another's work, and the event loop keeps serving sockets meanwhile.
-(greycircle.wsgi_bridge: a2wsgi, with request threads that end when the server stops.)
+(greycircle.runtime.wsgi_bridge: a2wsgi, with request threads that end when the server stops
+serving them.)
 """
 
 import os
@@ -23,7 +24,7 @@ from django.conf import settings  # noqa: E402
 
 from accounts.websocket_auth import WebSocketAuthMiddlewareStack  # noqa: E402
 from greycircle.games.routing import websocket_urlpatterns  # noqa: E402
-from greycircle.wsgi_bridge import WSGIBridge  # noqa: E402
+from greycircle.runtime.wsgi_bridge import WSGIBridge  # noqa: E402
 
 
 class BodyLength:

@@ -181,7 +181,7 @@ SEAM_MODULES = (
     "greycircle/games/worker.py",
     "greycircle/server.py",
     "greycircle/tasks_backend.py",
-    "greycircle/wsgi_bridge.py",
+    "greycircle/runtime/wsgi_bridge.py",
     "tests/conftest.py",
 )
 SEAM_HEADER = re.compile(

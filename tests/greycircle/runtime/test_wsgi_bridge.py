@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from django.db import connections
 
-from greycircle.wsgi_bridge import WSGIBridge
+from greycircle.runtime.wsgi_bridge import WSGIBridge
 from tests.asgi_server import asgi_server, status_of
 from tests.greycircle.test_server import _database_url
 from tests.redis_server import wait_for
