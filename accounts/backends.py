@@ -3,9 +3,9 @@ compiling a query.
 
 Every signed-in request asks its session's backend for the user; `ModelBackend.get_user` builds
 that query anew each time, which costs several times more CPU than running it
-(greycircle.db_rows). Sessions name the backend that signed them in, so these replace Django's and
-allauth's in `AUTHENTICATION_BACKENDS` rather than sit beside them (sessions created under the old
-names end, and their users sign in again).
+(greycircle.runtime.db_rows). Sessions name the backend that signed them in, so these replace
+Django's and allauth's in `AUTHENTICATION_BACKENDS` rather than sit beside them (sessions created
+under the old names end, and their users sign in again).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from allauth.account import auth_backends
 from django.contrib.auth import backends, get_user_model
 from django.db import connections, router
 
-from greycircle.db_rows import ModelColumns
+from greycircle.runtime.db_rows import ModelColumns
 
 
 class SessionUserMixin:

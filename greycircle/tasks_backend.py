@@ -19,7 +19,7 @@ from typing import Any
 from django_tasks_db.backend import DatabaseBackend as LibraryDatabaseBackend
 from django_tasks_db.compat import normalize_json, task_enqueued
 
-from greycircle.db_rows import row_insert
+from greycircle.runtime.db_rows import row_insert
 
 
 class DatabaseBackend(LibraryDatabaseBackend):

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from greycircle.db_rows import row_insert, row_update
 from greycircle.games import events, registry, selectors, tasks
 from greycircle.games.engine import IllegalMove, Outcome
 from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import DeadlineNotice, Game, GameStatus, InvitationStatus, Move, Seat
 from greycircle.ratings.services import ratings_record
+from greycircle.runtime.db_rows import row_insert, row_update
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -180,8 +180,8 @@ def move_apply(
         deadline_reset(game)
     game.version += 1
     game.move_count += 1
-    # Every move writes these two rows: by SQL written once (greycircle.db_rows), as `save()`
-    # would write them.
+    # Every move writes these two rows: by SQL written once (greycircle.runtime.db_rows), as
+    # `save()` would write them.
     row_update(game, MOVE_CHANGES)
     entry_row = Move(
         game=game,

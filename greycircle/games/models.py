@@ -11,7 +11,7 @@ from django.db import connections, models, router
 from django.db.models import Q
 from django.db.transaction import TransactionManagementError
 
-from greycircle.db_rows import ModelColumns
+from greycircle.runtime.db_rows import ModelColumns
 
 
 def new_link_key() -> str:
@@ -72,7 +72,8 @@ class GameQuerySet(models.QuerySet["Game"]):
 
     def _seated(self, pk: int, *, locked: bool) -> Game | None:
         # Every move and every poll runs this, so its SQL is written out rather than compiled
-        # for each call (greycircle.db_rows); the game's columns are read from the first row.
+        # for each call (greycircle.runtime.db_rows); the game's columns are read from the first
+        # row.
         database = self._db or (
             router.db_for_write(self.model) if locked else router.db_for_read(self.model)
         )

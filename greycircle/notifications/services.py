@@ -31,7 +31,6 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from greycircle.db_rows import row_insert, row_update
 from greycircle.games import events
 from greycircle.games.models import Game, Seat
 from greycircle.notifications import mail, texts
@@ -39,6 +38,7 @@ from greycircle.notifications.errors import NotificationNotFound
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
 from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.notifications.serializers import notification_json
+from greycircle.runtime.db_rows import row_insert, row_update
 
 logger = logging.getLogger(__name__)
 

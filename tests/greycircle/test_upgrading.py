@@ -177,7 +177,7 @@ SEAM_MODULES = (
     "greycircle/api/middleware.py",
     "greycircle/cache.py",
     "greycircle/channels.py",
-    "greycircle/db_rows.py",
+    "greycircle/runtime/db_rows.py",
     "greycircle/games/worker.py",
     "greycircle/server.py",
     "greycircle/tasks_backend.py",

@@ -5,9 +5,9 @@ from django.db import DatabaseError, connections
 from django.db.models.signals import post_save, pre_save
 
 from accounts.models import User
-from greycircle.db_rows import ModelColumns, row_insert, row_update
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
+from greycircle.runtime.db_rows import ModelColumns, row_insert, row_update
 from tests.factories import game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
