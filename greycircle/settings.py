@@ -186,7 +186,7 @@ else:
 # Tests switch this to the immediate backend only where they say so.
 TASKS = {
     "default": {
-        "BACKEND": "greycircle.tasks_backend.DatabaseBackend",
+        "BACKEND": "greycircle.runtime.tasks_backend.DatabaseBackend",
         "QUEUES": ["default"],
     }
 }

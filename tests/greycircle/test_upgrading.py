@@ -180,7 +180,7 @@ SEAM_MODULES = (
     "greycircle/runtime/db_rows.py",
     "greycircle/games/worker.py",
     "greycircle/server.py",
-    "greycircle/tasks_backend.py",
+    "greycircle/runtime/tasks_backend.py",
     "greycircle/runtime/wsgi_bridge.py",
     "tests/conftest.py",
 )
