@@ -2,7 +2,7 @@
 
 Django's `cached_db` keeps a session in the cache for as long as the session lasts (weeks). A
 change the cache missed while Redis was down (a log-out deletes the session from the database,
-but the delete from the cache fails: greycircle.cache fails open) would then be undone for
+but the delete from the cache fails: greycircle.runtime.cache fails open) would then be undone for
 weeks once Redis is back with its old copy. Here a cached copy lives at most `CACHE_SECONDS`, so
 the database's word holds again within minutes; a request still reads its session without a
 database query as long as it was used in the last `CACHE_SECONDS`.

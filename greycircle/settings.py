@@ -144,8 +144,9 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
     """CHANNEL_LAYERS and CACHES on the Redis at `url`.
 
     Redis may go away: the cache then acts as an empty one (rate limits fail open, logged once;
-    greycircle.cache) and sockets are closed with 4503 (greycircle.games.consumers). A Redis that is
-    down refuses at once; one that is unreachable is given up on after a connect timeout.
+    greycircle.runtime.cache) and sockets are closed with 4503 (greycircle.games.consumers). A
+    Redis that is down refuses at once; one that is unreachable is given up on after a connect
+    timeout.
     """
     return {
         "CHANNEL_LAYERS": {
@@ -163,12 +164,12 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
         },
         "CACHES": {
             "default": {
-                "BACKEND": "greycircle.cache.ResilientRedisCache",
+                "BACKEND": "greycircle.runtime.cache.ResilientRedisCache",
                 "LOCATION": url,
                 "OPTIONS": {
                     "socket_connect_timeout": 0.5,
                     "socket_timeout": 1,
-                    "pool_class": "greycircle.cache.SharedConnectionPool",
+                    "pool_class": "greycircle.runtime.cache.SharedConnectionPool",
                 },
             }
         },
@@ -196,8 +197,9 @@ TASKS = {
 AUTH_USER_MODEL = "accounts.User"
 # Sessions (browsers' cookies and apps' session tokens) are read from the cache, written through
 # to the database: a request reads its session without a database query, and a session outlives
-# a cache that lost it (or is down: greycircle.cache fails open to the database). Cached copies
-# live five minutes (greycircle.sessions), so the database has the last word after an outage.
+# a cache that lost it (or is down: greycircle.runtime.cache fails open to the database). Cached
+# copies live five minutes (greycircle.sessions), so the database has the last word after an
+# outage.
 SESSION_ENGINE = "greycircle.sessions"
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.ModelBackend",

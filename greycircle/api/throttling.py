@@ -19,7 +19,7 @@ from typing import Any
 from rest_framework import throttling
 from rest_framework.request import Request
 
-from greycircle.cache import cache_count_many
+from greycircle.runtime.cache import cache_count_many
 
 
 class RateLimits(throttling.BaseThrottle):

@@ -54,8 +54,8 @@ def _poke_allowance(*, sender: User, recipient: User) -> None:
     """Count a reminder from `sender` to `recipient` against the limits, or refuse it.
 
     The counts live in the cache, keyed by users and never by game. The cache fails open
-    (greycircle.cache): while Redis is down `add` succeeds and `incr` finds nothing, so reminders
-    are not limited until it is back — the documented degraded mode, as for rate limits.
+    (greycircle.runtime.cache): while Redis is down `add` succeeds and `incr` finds nothing, so
+    reminders are not limited until it is back — the documented degraded mode, as for rate limits.
     """
     now = time.time()
     interval = POKE_INTERVAL.total_seconds()

@@ -9,7 +9,7 @@ last real socket is gone. A refresh also repairs a count that was lost (evicted,
 restarted) or went below one while the socket lives.
 
 Reading costs one cache round trip, however many users are asked about (`get_many`). Without a
-cache (Redis down: greycircle.cache fails open) everybody reads as offline.
+cache (Redis down: greycircle.runtime.cache fails open) everybody reads as offline.
 """
 
 from __future__ import annotations

@@ -138,7 +138,7 @@ def test_a_computer_is_never_reminded(alice, reminders):
 @pytest.mark.django_db
 def test_reminders_are_not_limited_while_redis_is_down(alice, bob, reminders, monkeypatch):
     # The documented degraded mode: the cache fails open, so the limits do too.
-    from greycircle.cache import ResilientRedisCache
+    from greycircle.runtime.cache import ResilientRedisCache
 
     down = ResilientRedisCache(
         "redis://127.0.0.1:1/0", {"OPTIONS": {"socket_connect_timeout": 0.2}}

@@ -24,9 +24,9 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 from websockets.sync.client import connect as ws_connect
 
-from greycircle import cache as resilient_cache
 from greycircle.asgi import application
 from greycircle.games import consumers, events
+from greycircle.runtime import cache as resilient_cache
 from greycircle.settings import redis_settings
 from tests.asgi_server import asgi_server
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite

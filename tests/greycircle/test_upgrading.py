@@ -175,7 +175,7 @@ SEAM_MODULES = (
     "accounts/forms.py",
     "accounts/websocket_auth.py",
     "greycircle/api/middleware.py",
-    "greycircle/cache.py",
+    "greycircle/runtime/cache.py",
     "greycircle/channels.py",
     "greycircle/runtime/db_rows.py",
     "greycircle/games/worker.py",
