@@ -25,7 +25,7 @@ from bench import loadkit
 
 SENDER = """
 import sys, time
-from greycircle.channels import PipelinedRedisChannelLayer
+from greycircle.runtime.channels import PipelinedRedisChannelLayer
 url, run, channels, messages, rate = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:6])
 layer = PipelinedRedisChannelLayer(hosts=[url], prefix="bench")
 frame = {"type": "game.envelope", "frame": "y" * 600}
@@ -39,7 +39,7 @@ for number in range(int(messages)):
 async def run(options: argparse.Namespace) -> None:
     from channels_redis.core import RedisChannelLayer
 
-    from greycircle.channels import PipelinedRedisChannelLayer
+    from greycircle.runtime.channels import PipelinedRedisChannelLayer
 
     # The host options of the production settings (greycircle.settings.redis_settings): reads
     # may block longer than redis-py's default 5-s socket timeout.

@@ -151,7 +151,7 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
     return {
         "CHANNEL_LAYERS": {
             "default": {
-                "BACKEND": "greycircle.channels.PipelinedRedisChannelLayer",
+                "BACKEND": "greycircle.runtime.channels.PipelinedRedisChannelLayer",
                 # channels-redis waits up to 5 s in BZPOPMIN for a message; redis-py 8 times a read
                 # out after 5 s by default, which would break idle sockets. Allow longer reads.
                 # No retries (redis-py's default): the sockets must notice a lost connection,
@@ -180,7 +180,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     globals().update(redis_settings(REDIS_URL))
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "greycircle.channels.BatchingInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "greycircle.runtime.channels.BatchingInMemoryChannelLayer"}
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Durable tasks (computer turns, e-mail) live in the database; `manage.py games_worker` runs them.

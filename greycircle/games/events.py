@@ -73,7 +73,7 @@ async def _group_send_many(layer: Any, messages: list[tuple[str, dict[str, Any]]
 
 def publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send every `(group, message)` of one change in one call to the channel layer
-    (greycircle.channels: one pipeline to Redis for all of them)."""
+    (greycircle.runtime.channels: one pipeline to Redis for all of them)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return

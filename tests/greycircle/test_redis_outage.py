@@ -34,8 +34,8 @@ from tests.redis_server import REDIS_SERVER, RedisServer, wait_for
 
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
 # The server must exit after SIGTERM: every socket is closed by then, so it has nothing left to
-# wait for. (A closed socket whose channel read outlived it, greycircle.channels, once held it up
-# for good.) It takes about a second; the bound is for a machine whose cores are busy.
+# wait for. (A closed socket whose channel read outlived it, greycircle.runtime.channels, once
+# held it up for good.) It takes about a second; the bound is for a machine whose cores are busy.
 STOP_SECONDS = 30
 # How long any other wait of these tests may take (for a frame, a close, a recovery): each ends
 # as soon as what it waits for happens; this is for a busy machine, a hang still fails.

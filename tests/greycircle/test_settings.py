@@ -48,7 +48,7 @@ def test_production_environment_selects_postgres_redis_and_smtp():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:4] == [
         "django.db.backends.postgresql",
-        "greycircle.channels.PipelinedRedisChannelLayer",
+        "greycircle.runtime.channels.PipelinedRedisChannelLayer",
         "django.core.mail.backends.smtp.EmailBackend mail.example.com 587 True",
         "False",
     ]
@@ -66,7 +66,7 @@ def test_the_default_is_embedded():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:3] == [
         "django.db.backends.sqlite3",
-        "greycircle.channels.BatchingInMemoryChannelLayer",
+        "greycircle.runtime.channels.BatchingInMemoryChannelLayer",
         "django.core.mail.backends.console.EmailBackend",
     ]
 

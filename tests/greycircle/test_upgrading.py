@@ -176,7 +176,7 @@ SEAM_MODULES = (
     "accounts/websocket_auth.py",
     "greycircle/api/middleware.py",
     "greycircle/runtime/cache.py",
-    "greycircle/channels.py",
+    "greycircle/runtime/channels.py",
     "greycircle/runtime/db_rows.py",
     "greycircle/games/worker.py",
     "greycircle/server.py",

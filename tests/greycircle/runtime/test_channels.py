@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from greycircle.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
+from greycircle.runtime.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
 from tests.redis_server import REDIS_SERVER
 
 pytestmark = pytest.mark.asyncio
