@@ -3,7 +3,8 @@
     DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.shutdown --server serve \\
         --sockets 200 --inflight 20 --load 4 --runs 3
 
-`--server serve` runs `manage.py serve --no-tasks --workers N` (uvicorn, greycircle/server.py);
+`--server serve` runs `manage.py serve --no-tasks --workers N` (uvicorn,
+greycircle/runtime/server.py);
 `--server daphne` runs `daphne greycircle.asgi:application`, the former production command.
 Without DATABASE_URL a temporary SQLite database is migrated for the run.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.db import connections
 
-from tests.greycircle.test_server import (
+from tests.greycircle.runtime.test_server import (
     BASE_DIR,
     HOST,
     START_TIMEOUT,

@@ -24,7 +24,7 @@ from django.db import connections
 
 from greycircle.games.services import SeatSpec
 from tests.factories import UserFactory, game_started
-from tests.greycircle.test_server import (
+from tests.greycircle.runtime.test_server import (
     HOST,
     Server,
 )

@@ -179,7 +179,7 @@ SEAM_MODULES = (
     "greycircle/runtime/channels.py",
     "greycircle/runtime/db_rows.py",
     "greycircle/games/worker.py",
-    "greycircle/server.py",
+    "greycircle/runtime/server.py",
     "greycircle/runtime/tasks_backend.py",
     "greycircle/runtime/wsgi_bridge.py",
     "tests/conftest.py",

@@ -16,7 +16,7 @@ from django.db import connections
 
 from greycircle.runtime.wsgi_bridge import WSGIBridge
 from tests.asgi_server import asgi_server, status_of
-from tests.greycircle.test_server import _database_url
+from tests.greycircle.runtime.test_server import _database_url
 from tests.redis_server import wait_for
 
 # Any wait for a thread or the loop: each ends when what it waits for happens; the bound is for a

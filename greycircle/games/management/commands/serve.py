@@ -1,5 +1,5 @@
-"""`manage.py serve`: the ASGI server (uvicorn, see greycircle/server.py), by default with the task
-worker in the same process — the whole embedded site in one process.
+"""`manage.py serve`: the ASGI server (uvicorn, see greycircle/runtime/server.py), by default with
+the task worker in the same process — the whole embedded site in one process.
 
 Production runs `serve --workers N --no-tasks` and `games_worker` as separate processes that share
 PostgreSQL and Redis; without Redis, live updates cannot cross processes, so `make run` keeps the
@@ -81,7 +81,7 @@ class Command(BaseCommand):
         log_static: bool,
         **options,
     ) -> None:
-        from greycircle import server
+        from greycircle.runtime import server
 
         if workers < 1:
             raise CommandError("--workers must be at least 1.")

@@ -30,10 +30,12 @@ killing any still alive at `SUPERVISOR_DEADLINE`.
 
 `manage.py serve` runs all this; the same server without the management command is
 
-    uvicorn greycircle.server:application --ws greycircle.server:GoingAwayWebSocketProtocol \\
+    uvicorn greycircle.runtime.server:application \\
+        --ws greycircle.runtime.server:GoingAwayWebSocketProtocol \\
         --lifespan on --timeout-graceful-shutdown 7 --workers 2
 
-(`greycircle.server:application_with_tasks` also runs the task worker in every server process.)
+(`greycircle.runtime.server:application_with_tasks` also runs the task worker in every server
+process.)
 
 The access log leaves out requests for static files (`log_static=False`, the default): a page
 loads a dozen of them, and they buried what a newcomer looks for on the console of `make run`
@@ -59,7 +61,7 @@ from uvicorn.supervisors.multiprocess import Multiprocess
 
 from greycircle.asgi import application as django_application
 
-logger = logging.getLogger("greycircle.server")
+logger = logging.getLogger("greycircle.runtime.server")
 
 # How long in-flight requests and consumers may run after the signal before they are cancelled.
 GRACEFUL_TIMEOUT = 7
@@ -284,11 +286,13 @@ def config(
     graceful_timeout: int = GRACEFUL_TIMEOUT,
 ) -> uvicorn.Config:
     return uvicorn.Config(
-        "greycircle.server:application_with_tasks" if tasks else "greycircle.server:application",
+        "greycircle.runtime.server:application_with_tasks"
+        if tasks
+        else "greycircle.runtime.server:application",
         host=host,
         port=port,
         workers=workers,
-        ws="greycircle.server:GoingAwayWebSocketProtocol",
+        ws="greycircle.runtime.server:GoingAwayWebSocketProtocol",
         ws_max_size=WS_MAX_SIZE,
         lifespan="on",
         timeout_graceful_shutdown=graceful_timeout,

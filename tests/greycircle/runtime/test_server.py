@@ -31,7 +31,7 @@ from tests.factories import PASSWORD, UserFactory, accept_invitations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+BASE_DIR = Path(__file__).resolve().parents[3]
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
 # The requirement: every server process is gone this long after SIGTERM.
