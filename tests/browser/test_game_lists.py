@@ -114,3 +114,33 @@ def test_the_lists_catch_up_on_what_came_while_the_socket_was_down(page, log_in)
     link = group(page, "my_turn").get_by_role("link", name=f"Circles #{game.pk}", exact=True)
     expect(link).to_be_visible()
     still_same_document(page)
+
+
+def test_the_lists_follow_the_stream_when_their_module_loads_after_its_hello(page, log_in):
+    # On a busy machine the page's list module can arrive after the stream's first "hello"
+    # (notifications.js opens the socket first): the lists must follow the stream all the same.
+    UserFactory(username="ida")
+    log_in(page, "ida", PASSWORD)
+    held = []
+    page.route(re.compile(r"/game-lists(\.[0-9a-f]+)?\.js$"), lambda route: held.append(route))
+    hellos: list[str] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and '"hello"' in message:
+                hellos.append(message)
+            socket.send(message)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/me/$"), route)
+    page.goto("/", wait_until="commit")
+    deadline = time.monotonic() + 30
+    while not (held and hellos):  # the module held back until the hello reached the page
+        assert time.monotonic() < deadline, "no hello, or the list module was never asked for"
+        page.wait_for_timeout(50)
+    held[0].continue_()
+
+    following(page)

@@ -7,6 +7,8 @@
 // at a time: frames that arrive meanwhile make one more fetch when it is done, never a queue of
 // them. Nothing is fetched on a timer.
 
+import { lastHello } from "greycircle/notifications";
+
 const lists = () => document.querySelectorAll("[data-live-lists]");
 
 // Frames are missed while the socket is down: after a reconnect ("hello" again) the page catches
@@ -79,8 +81,7 @@ async function refresh() {
   }
 }
 
-window.addEventListener("greycircle:me", (event) => {
-  const message = event.detail;
+function onStream(message) {
   if (message.type === "hello") {
     if (helloSeen || message.unread_count !== renderedUnread) refresh();
     helloSeen = true;
@@ -89,7 +90,12 @@ window.addEventListener("greycircle:me", (event) => {
   } else if (message.type === "notification" && message.notification?.game != null) {
     refresh();
   }
-});
+}
+
+window.addEventListener("greycircle:me", (event) => onStream(event.detail));
+// This module may load after the stream's first "hello" was handed on (notifications.js opens the
+// socket first): start from it, as if it had just come.
+if (lastHello()) onStream(lastHello());
 
 // A page brought back from the browser's back-forward cache shows the lists of when it was left.
 window.addEventListener("pageshow", (event) => {

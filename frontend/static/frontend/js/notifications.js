@@ -131,8 +131,17 @@ document.addEventListener("visibilitychange", () => {
 
 // --- The stream --------------------------------------------------------------------------------
 
+let latestHello = null;
+
+// The stream's latest "hello" (null before the first): a module that loads after it came (the
+// page's own, fetched while this one's socket connected) starts from it rather than wait.
+export function lastHello() {
+  return latestHello;
+}
+
 function received(message) {
   if (message.type === "hello") {
+    latestHello = message;
     setUnread(message.unread_count);
   } else if (message.type === "notification") {
     setUnread(message.unread_count);
