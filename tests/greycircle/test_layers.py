@@ -1,0 +1,310 @@
+"""The layer rules of docs/architecture.md ("Layers: what may import what"), checked on the code.
+
+Every module of the project's packages is read with `ast`: each `import x` and `from x import y`,
+at module level or inside a function, relative imports resolved, to the most specific project
+module it names (`from greycircle.games import events` is an import of `greycircle.games.events`).
+The rules, from the top down:
+
+- a game app (circles, kingscorner, cirkis) imports neither another game app nor frontend;
+- frontend imports no game app;
+- the platform (greycircle.*) imports no game app and not frontend;
+- accounts imports nothing above it: no game app, not frontend, and of the platform only its
+  plumbing (ACCOUNTS_MAY_USE), never its domain packages (games, notifications, ratings,
+  profiles, moderation);
+- no two modules import each other, directly or through others (an import cycle).
+
+What breaks the rules today is listed below, each with its reason: the work left for the move of
+the flows that span accounts and games to a package above both (issue 20, section 2). The lists
+may only shrink: a test fails on a new violation or cycle, and also when a listed one is gone, so
+that the list says what is true.
+"""
+
+import ast
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PACKAGES = ("accounts", "greycircle", "circles", "kingscorner", "cirkis", "frontend")
+GAME_APPS = frozenset({"circles", "kingscorner", "cirkis"})
+
+# The platform's plumbing, which knows no game, no inbox and no rating: accounts may use it.
+ACCOUNTS_MAY_USE = (
+    "greycircle.api",
+    "greycircle.runtime",
+    "greycircle.converters",
+    "greycircle.admin_base",
+    "greycircle.socket_threads",
+)
+
+DELETION = (
+    "account deletion resigns the user's games and erases their rows (to greycircle/players/)"
+)
+GUESTS = "a guest's first game is started with the account (to greycircle/players/)"
+DATA = "the data download gathers the user's games, inbox and ratings (to greycircle/players/)"
+ADMIN = "the user's admin page shows their games, inbox and moderation log"
+FRIENDS_PAGE = "the friends pages and /api/v1/me/ show presence and games"
+ERROR_BASE = "accounts' errors subclass GameError (one error base for every service, section 2)"
+
+KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
+    ("accounts.admin", "greycircle.games.models"): ADMIN,
+    ("accounts.admin", "greycircle.moderation.errors"): ADMIN,
+    ("accounts.admin", "greycircle.moderation.forms"): ADMIN,
+    ("accounts.admin", "greycircle.moderation.models"): ADMIN,
+    ("accounts.admin", "greycircle.moderation.pages"): ADMIN,
+    ("accounts.admin", "greycircle.moderation.selectors"): ADMIN,
+    ("accounts.admin", "greycircle.moderation.services"): ADMIN,
+    ("accounts.admin", "greycircle.notifications.models"): ADMIN,
+    ("accounts.api", "greycircle.games.selectors"): FRIENDS_PAGE,
+    ("accounts.api", "greycircle.notifications.presence"): FRIENDS_PAGE,
+    ("accounts.data", "greycircle.games.models"): DATA,
+    ("accounts.data", "greycircle.games.selectors"): DATA,
+    ("accounts.data", "greycircle.notifications.models"): DATA,
+    ("accounts.data", "greycircle.ratings.models"): DATA,
+    ("accounts.deletion", "greycircle.games.changes"): DELETION,
+    ("accounts.deletion", "greycircle.games.errors"): DELETION,
+    ("accounts.deletion", "greycircle.games.events"): DELETION,
+    ("accounts.deletion", "greycircle.games.invitations"): DELETION,
+    ("accounts.deletion", "greycircle.games.models"): DELETION,
+    ("accounts.deletion", "greycircle.games.services"): DELETION,
+    ("accounts.deletion", "greycircle.notifications.models"): DELETION,
+    ("accounts.deletion", "greycircle.ratings.models"): DELETION,
+    ("accounts.errors", "greycircle.games.errors"): ERROR_BASE,
+    ("accounts.friends", "greycircle.games.events"): "a friend request tells the other user",
+    ("accounts.guests", "greycircle.games.errors"): GUESTS,
+    ("accounts.guests", "greycircle.games.models"): GUESTS,
+    ("accounts.guests", "greycircle.games.registry"): GUESTS,
+    ("accounts.guests", "greycircle.games.services"): GUESTS,
+    ("accounts.serializers", "greycircle.games.models"): FRIENDS_PAGE,
+    ("accounts.serializers", "greycircle.games.serializers"): FRIENDS_PAGE,
+    ("accounts.serializers", "greycircle.notifications.presence"): FRIENDS_PAGE,
+    ("accounts.views", "greycircle.games.errors"): ERROR_BASE,
+    ("accounts.views", "greycircle.notifications.presence"): FRIENDS_PAGE,
+    ("accounts.views", "greycircle.notifications.services"): FRIENDS_PAGE,
+}
+
+KNOWN_CYCLES: dict[frozenset[str], str] = {
+    frozenset(
+        {
+            "accounts.deletion",
+            "accounts.guests",
+            "greycircle.games.changes",
+            "greycircle.games.deadlines",
+            "greycircle.games.events",
+            "greycircle.games.heartbeats",
+            "greycircle.games.invitations",
+            "greycircle.games.services",
+            "greycircle.games.tasks",
+            "greycircle.games.thinking",
+            "greycircle.games.worker",
+            "greycircle.notifications.services",
+        }
+    ): (
+        "the worker imports its sweeps (accounts.guests among them), the tasks the services that"
+        " queue them, the game events the inbox that tells players (issue 20, section 2)"
+    ),
+    frozenset({"greycircle.notifications.mail", "greycircle.notifications.tasks"}): (
+        "mail.py queues the mail task, which sends through mail.py"
+    ),
+    frozenset({"circles.services", "circles.tasks"}): (
+        "the analysis services queue circles.tasks, whose task runs them"
+    ),
+}
+
+
+def project_modules(root: Path) -> dict[str, tuple[Path, bool]]:
+    """Every module of the project's packages: its dotted name, its file and whether it is a
+    package (an `__init__.py`)."""
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            is_package = parts[-1] == "__init__"
+            modules[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return modules
+
+
+def imports_of(name: str, path: Path, *, is_package: bool, modules: Iterable[str]) -> set[str]:
+    """The project modules that module `name` imports, anywhere in its file."""
+    known = set(modules)
+
+    def resolved(target: str) -> str | None:
+        # `import greycircle.games.models.Game` cannot be, but `from x import Class` names x.
+        while target and target not in known:
+            target = target.rpartition(".")[0]
+        return target or None
+
+    package = name if is_package else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        found.update(
+            target for target in map(resolved, targets) if target is not None and target != name
+        )
+    return found
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    modules = project_modules(root)
+    return {
+        name: imports_of(name, path, is_package=is_package, modules=modules)
+        for name, (path, is_package) in modules.items()
+    }
+
+
+def rule_broken(importer: str, imported: str) -> str | None:
+    """Which rule an import breaks, or None."""
+    low, high = importer.split(".")[0], imported.split(".")[0]
+    if low in GAME_APPS and high == "frontend":
+        return "a game app imports frontend"
+    if low in GAME_APPS and high in GAME_APPS and high != low:
+        return "a game app imports another game app"
+    if low == "frontend" and high in GAME_APPS:
+        return "frontend imports a game app"
+    if low == "greycircle" and (high in GAME_APPS or high == "frontend"):
+        return "the platform imports an app above it"
+    if low == "accounts" and (high in GAME_APPS or high == "frontend"):
+        return "accounts imports an app above it"
+    plumbing = any(imported == p or imported.startswith(f"{p}.") for p in ACCOUNTS_MAY_USE)
+    if low == "accounts" and high == "greycircle" and not plumbing:
+        return "accounts imports the platform"
+    return None
+
+
+def layer_violations(graph: dict[str, set[str]]) -> dict[tuple[str, str], str]:
+    return {
+        (importer, imported): rule
+        for importer, imports in graph.items()
+        for imported in imports
+        if (rule := rule_broken(importer, imported)) is not None
+    }
+
+
+def import_cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The modules that reach each other through imports, one set per cycle (the strongly
+    connected components of more than one module, by Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    lowlink: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = set()
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = lowlink[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            for successor in successors:
+                if successor not in index:
+                    index[successor] = lowlink[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(sorted(graph.get(successor, ())))))
+                    break
+                if successor in on_stack:
+                    lowlink[node] = min(lowlink[node], index[successor])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    lowlink[parent] = min(lowlink[parent], lowlink[node])
+                if lowlink[node] == index[node]:
+                    component = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.add(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        cycles.add(frozenset(component))
+    return cycles
+
+
+def test_imports_follow_the_layers():
+    violations = layer_violations(import_graph(ROOT))
+    new = sorted(
+        f"{a} imports {b}: {violations[a, b]}"
+        for a, b in violations.keys() - KNOWN_VIOLATIONS.keys()
+    )
+    gone = sorted(f"{a} -> {b}" for a, b in KNOWN_VIOLATIONS.keys() - violations.keys())
+    assert not new, "imports against the layers (docs/architecture.md):\n" + "\n".join(new)
+    assert not gone, "no longer imported, strike from KNOWN_VIOLATIONS:\n" + "\n".join(gone)
+
+
+def test_no_new_import_cycle():
+    cycles = import_cycles(import_graph(ROOT))
+    new = [", ".join(sorted(cycle)) for cycle in cycles - KNOWN_CYCLES.keys()]
+    gone = [", ".join(sorted(cycle)) for cycle in KNOWN_CYCLES.keys() - cycles]
+    assert not new, "import cycles (each line, the modules that import each other):\n" + "\n".join(
+        new
+    )
+    assert not gone, "no longer a cycle as listed, update KNOWN_CYCLES:\n" + "\n".join(gone)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_check_reads_every_kind_of_import(tmp_path):
+    """Imports inside functions and relative ones count, and name the module they reach."""
+    _write(
+        tmp_path,
+        {
+            "accounts/__init__.py": "",
+            "accounts/friends.py": "def tell():\n    from greycircle.games import events\n",
+            "greycircle/__init__.py": "",
+            "greycircle/api/__init__.py": "",
+            "greycircle/api/errors.py": "",
+            "greycircle/games/__init__.py": "",
+            "greycircle/games/events.py": "from ..api import errors\nimport circles.rules\n",
+            "circles/__init__.py": "",
+            "circles/rules.py": "from . import page\n",
+            "circles/page.py": "from frontend.views import game\n",
+            "frontend/__init__.py": "",
+            "frontend/views.py": "from kingscorner.rules import play\n",
+            "kingscorner/__init__.py": "",
+            "kingscorner/rules.py": "import accounts.friends\n",
+        },
+    )
+    graph = import_graph(tmp_path)
+    assert graph["accounts.friends"] == {"greycircle.games.events"}
+    assert graph["greycircle.games.events"] == {"greycircle.api.errors", "circles.rules"}
+    assert graph["circles.rules"] == {"circles.page"}
+    assert layer_violations(graph) == {
+        ("accounts.friends", "greycircle.games.events"): "accounts imports the platform",
+        ("greycircle.games.events", "circles.rules"): "the platform imports an app above it",
+        ("circles.page", "frontend.views"): "a game app imports frontend",
+        ("frontend.views", "kingscorner.rules"): "frontend imports a game app",
+    }
+    assert import_cycles(graph) == {
+        frozenset(
+            {
+                "accounts.friends",
+                "greycircle.games.events",
+                "circles.rules",
+                "circles.page",
+                "frontend.views",
+                "kingscorner.rules",
+            }
+        )
+    }
