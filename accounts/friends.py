@@ -3,7 +3,7 @@
 Each service runs in one transaction that first locks both users' rows (lowest id first), so two
 requests about the same pair — say each asking the other at the same moment — are carried out one
 after the other and the pair never ends up with two crossed requests or half a friendship.
-Notifications go to the recipient's `ws/me/` stream after the commit.
+Notifications go to the recipient's `ws/me/` stream after the commit (`signals.friend_news`).
 
 Choices:
 - A request to someone who has already asked you accepts their request: you both want it.
@@ -35,9 +35,8 @@ from accounts.errors import (
     AccountRateLimited,
 )
 from accounts.models import Block, FriendRequest, Friendship, User
-from accounts.signals import user_blocked
+from accounts.signals import friend_news, user_blocked
 from greycircle.api.errors import shorten
-from greycircle.games import events
 
 FRIEND_REQUEST_LIMIT = 20
 FRIEND_REQUEST_WINDOW = timedelta(hours=1)
@@ -93,11 +92,11 @@ def friend_request_send(*, sender: User, username: str) -> FriendRequestSent:
             return FriendRequestSent(friendship=_accept(theirs))
         request = FriendRequest.objects.create(from_user=sender, to_user=recipient)
         transaction.on_commit(
-            lambda: events.notify(
+            lambda: friend_news.send(
+                sender=User,
                 user_id=recipient.pk,
                 event="friend_request",
-                request=request.pk,
-                by=sender.username,
+                data={"request": request.pk, "by": sender.username},
             )
         )
     return FriendRequestSent(request=request)
@@ -180,8 +179,11 @@ def _accept(request: FriendRequest) -> Friendship:
     Friendship.objects.create(user=sender, friend=recipient)
     FriendRequest.objects.filter(_pair_q("from_user", "to_user", sender.pk, recipient.pk)).delete()
     transaction.on_commit(
-        lambda: events.notify(
-            user_id=sender.pk, event="friend_accepted", by=recipient.username, user=recipient.pk
+        lambda: friend_news.send(
+            sender=User,
+            user_id=sender.pk,
+            event="friend_accepted",
+            data={"by": recipient.username, "user": recipient.pk},
         )
     )
     return mine

@@ -70,7 +70,6 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("accounts.deletion", "greycircle.notifications.models"): DELETION,
     ("accounts.deletion", "greycircle.ratings.models"): DELETION,
     ("accounts.errors", "greycircle.games.errors"): ERROR_BASE,
-    ("accounts.friends", "greycircle.games.events"): "a friend request tells the other user",
     ("accounts.guests", "greycircle.games.errors"): GUESTS,
     ("accounts.guests", "greycircle.games.models"): GUESTS,
     ("accounts.guests", "greycircle.games.registry"): GUESTS,
