@@ -34,6 +34,7 @@ SHARED_MODULES = {
     "greycircle/replay": "frontend/js/replay.js",
     "greycircle/notifications": "frontend/js/notifications.js",
     "greycircle/rules-diagrams": "frontend/js/rules-diagrams.js",
+    "greycircle/dom": "frontend/js/dom.js",
 }
 
 # JSON in a <script> element: these must not end it or open a comment (as json_script does).

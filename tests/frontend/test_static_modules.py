@@ -108,7 +108,8 @@ def test_the_game_page_imports_only_hashed_modules_by_their_import_map_names(
     assert html.index('<script type="importmap">') < html.index('<script type="module"')
     imports = json.loads(match.group(1))["imports"]
 
-    expected = {"greycircle/game-client", "greycircle/game-page"} | {f"{k}/page" for k in KINDS}
+    expected = {"greycircle/game-client", "greycircle/game-page", "greycircle/dom"}
+    expected |= {f"{k}/page" for k in KINDS}
     assert expected <= set(imports)
     assert "tictactoe/page" not in imports, "a kind without a page module is left out"
     manifest = json.loads((production_static / "staticfiles.json").read_text())["paths"]

@@ -2,17 +2,12 @@
 // Click a square (or move the cursor with the arrow keys and press Enter) to play it; the server
 // answers with the new game or says why the move is not possible.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { svg } from "greycircle/dom";
+
 const FILES = "abcdefgh";
 const COLOURS = ["white", "black"];
 // How a game of Circles is won (the status line: "Game over: You win on discs.").
 const OUTCOMES = { more_discs: "on discs", tie: "" };
-
-function svg(tag, attributes = {}) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  return element;
-}
 
 const squareName = (col, row) => `${FILES[col]}${row + 1}`;
 

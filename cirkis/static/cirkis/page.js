@@ -8,7 +8,8 @@
 // touch screen the first tap shows the piece and a second tap on it places it. With the keyboard:
 // choose a piece, focus the board, arrow keys step through the fits, Enter places.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { svg, textElement as html } from "greycircle/dom";
+
 const COLOURS = ["purple", "red", "green", "yellow"];
 const FREE_TURN_REASONS = {
   filled: "filled a hole",
@@ -49,19 +50,6 @@ function tieBreakWords(outcome, envelope) {
   const against = beaten.map(left).join(" and ");
   const ended = ENDED[outcome.reason] ? ` ${ENDED[outcome.reason]}` : "";
   return `at ${best}–${best}${ended}, on the tie-break: ${piecesWord(left(winners[0]))} left against ${against}`;
-}
-
-function svg(tag, attributes = {}) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  return element;
-}
-
-function html(tag, className, text) {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
-  return element;
 }
 
 const pointsAttr = (points) => points.map(([x, y]) => `${x},${y}`).join(" ");

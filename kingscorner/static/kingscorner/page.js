@@ -3,6 +3,8 @@
 // legal moves. Play by dragging a card (or a foundation pile) onto a pile, or by clicking a card
 // (or a foundation pile) and then a pile. The server answers with the new game or says why not.
 
+import { element } from "greycircle/dom";
+
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
@@ -25,16 +27,6 @@ const isRed = (card) => card[1] === "D" || card[1] === "H";
 export const cardText = (card) => `${rankText(card)}${SUITS[suitOf(card)]}`;
 const cardWords = (card) => `${RANK_WORDS[card[0]] ?? card[0]} of ${SUIT_WORDS[suitOf(card)]}`;
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
-function element(tag, className, attributes = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === true) node.setAttribute(name, "");
-    else if (value !== false && value !== null && value !== undefined) node.setAttribute(name, value);
-  }
-  return node;
-}
 
 /** A card face drawn with CSS: rank and suit in two corners, the suit (or J, Q, K) in the middle. */
 function cardFace(card, { tag = "span", className = "", attributes = {} } = {}) {
