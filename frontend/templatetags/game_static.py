@@ -3,7 +3,9 @@
 A game app serves its page module as `<kind>/page.js` and its stylesheet as `<kind>/page.css`
 (in `<app>/static/<kind>/`), its mark on the game cards of the home and About pages as
 `<kind>/mark.svg`, and, when it has a rules page, the module that draws that page's diagrams as
-`<kind>/rules.js`; the platform finds them by name, never by importing the app.
+`<kind>/rules.js`; the platform finds them by name, never by importing the app. The page module
+may import the other modules beside it (`<kind>/board-view.js` as "<kind>/board-view"): every
+`.js` file in the folder of a kind's page module is in the import map.
 
 The page's ES modules import one another by bare names ("greycircle/game-client", "circles/page")
 that the import map rendered in the page turns into `{% static %}` URLs. With the manifest storage
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 from django import template
 from django.contrib.staticfiles import finders
@@ -72,6 +75,19 @@ def _static_file_exists(path: str) -> bool:
     return finders.find(path) is not None
 
 
+@functools.cache
+def kind_modules(kind: str) -> dict[str, str]:
+    """Every ES module beside a kind's page module, by import-map name -> static path; none for a
+    kind without a page module (looked up once, like the marks)."""
+    found = finders.find(page_module(kind))
+    if found is None:
+        return {}
+    folder = Path(found).parent
+    return {
+        f"{kind}/{module.stem}": f"{kind}/{module.name}" for module in sorted(folder.glob("*.js"))
+    }
+
+
 @register.simple_tag
 def rules_module(kind: str) -> str:
     """The static path of the module that draws the diagrams of a kind's rules page."""
@@ -106,6 +122,7 @@ def module_paths() -> dict[str, str]:
     """Every ES module the pages import: import-map name -> static path."""
     paths = dict(SHARED_MODULES)
     for game_kind in registry.all_kinds():
+        paths.update(kind_modules(game_kind.kind))
         paths[page_module_name(game_kind.kind)] = page_module(game_kind.kind)
         if game_kind.rules_template:
             paths[f"{game_kind.kind}/rules"] = rules_module(game_kind.kind)

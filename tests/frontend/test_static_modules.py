@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
+from frontend.templatetags.game_static import module_paths
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec, game_create
 
@@ -63,6 +65,18 @@ def test_imports_are_read_from_every_form_of_import_statement():
     assert dynamic == {"${kind}/page", "circles/page"}
     assert specifier_pattern("${kind}/page").fullmatch("cirkis/page")
     assert not specifier_pattern("${kind}/page").fullmatch("a/b/page")
+
+
+def test_every_module_beside_a_kinds_page_module_is_in_the_map_by_its_kinds_name():
+    paths = module_paths()
+    for kind in KINDS:
+        folder = Path(settings.BASE_DIR) / kind / "static" / kind
+        beside = {
+            f"{kind}/{module.stem}": f"{kind}/{module.name}" for module in folder.glob("*.js")
+        }
+        assert beside.items() <= paths.items(), kind
+    assert paths["cirkis/board-view"] == "cirkis/board-view.js"
+    assert paths["cirkis/board-input"] == "cirkis/board-input.js"
 
 
 @pytest.fixture(scope="module")
