@@ -394,7 +394,11 @@ def game_visible_to(*, game: Game, viewer: Any, key: str = "") -> bool:
 
 def link_key_matches(*, game: Game, key: str) -> bool:
     """Whether `key` is `game`'s link key (compared in constant time)."""
-    return bool(key) and bool(game.link_key) and hmac.compare_digest(key, game.link_key)
+    return _key_matches(game.link_key, key)
+
+
+def _key_matches(link_key: str, key: str) -> bool:
+    return bool(key) and bool(link_key) and hmac.compare_digest(key, link_key)
 
 
 def game_audience_for(*, game_id: int, viewer: Any, key: str = "") -> tuple[int | None] | None:
@@ -414,7 +418,7 @@ def game_audience_for(*, game_id: int, viewer: Any, key: str = "") -> tuple[int 
     index, unlisted, link_key, across_block = found
     if index is not None or viewer.is_staff:
         return (index,)
-    if unlisted and not (key and link_key and hmac.compare_digest(key, link_key)):
+    if unlisted and not _key_matches(link_key, key):
         return None
     return None if across_block else (None,)
 
