@@ -14,21 +14,7 @@ from django_tasks_db.models import DBTaskResult
 
 from greycircle.games import heartbeats, tasks
 from greycircle.games.models import Game, WorkerHeartbeat
-from greycircle.games.worker import GamesWorker
-from tests.games.conftest import computer_to_move
-
-
-def _games_worker(worker_id: str) -> GamesWorker:
-    return GamesWorker(
-        queue_names=["default"],
-        interval=0.02,
-        batch=False,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id=worker_id,
-        excluded_queue_names=[],
-    )
+from tests.games.conftest import computer_to_move, games_worker_in_process
 
 
 @task(priority=tasks.BACKGROUND_PRIORITY)
@@ -44,7 +30,7 @@ def _notifications_drop() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_background_work_takes_one_worker_at_most_and_comes_after_everything_else(alice, tictactoe):
-    first, second = _games_worker("first"), _games_worker("second")
+    first, second = games_worker_in_process("first"), games_worker_in_process("second")
     for number in range(3):
         background_work.enqueue(number)
     game = computer_to_move(alice, kind="tictactoe", level="first")

@@ -30,6 +30,7 @@ from tests.games.conftest import (
     computer_moved,
     computer_to_move,
     database_url,
+    games_worker_in_process,
     wait_for,
 )
 
@@ -278,19 +279,6 @@ def _stop(worker: GamesWorker, thread: threading.Thread) -> None:
     assert not thread.is_alive()
 
 
-def _games_worker(worker_id: str = "in-process") -> GamesWorker:
-    return GamesWorker(
-        queue_names=["default"],
-        interval=0.02,
-        batch=False,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id=worker_id,
-        excluded_queue_names=[],
-    )
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_task_loop_outlives_database_errors(alice, tictactoe, settings, monkeypatch, caplog):
     settings.GAMES_WORKER_RETRY_SECONDS = 0.01
@@ -303,7 +291,7 @@ def test_the_task_loop_outlives_database_errors(alice, tictactoe, settings, monk
         return claim_next(self)
 
     monkeypatch.setattr(GamesWorker, "claim_next", flaky)
-    worker = _games_worker()
+    worker = games_worker_in_process()
     caplog.set_level(logging.WARNING, logger="greycircle.games.worker")
     thread = _in_thread(worker)
     try:
@@ -339,7 +327,7 @@ def test_a_task_whose_end_could_not_be_recorded_is_failed_and_its_turn_queued_ag
     monkeypatch.setattr(DBTaskResult, "set_failed", recorder(DBTaskResult.set_failed))
     game = computer_to_move(alice, kind="tictactoe", level="first")
     (first,) = _turns()
-    worker = _games_worker()
+    worker = games_worker_in_process()
     thread = _in_thread(worker)
     try:
         wait_for(computer_moved(game), timeout=WITHIN)
@@ -515,7 +503,7 @@ def test_the_listener_outlives_a_database_outage(alice, slow_poll_worker, postgr
 @needs_postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_listener_stops_with_its_worker():
-    worker = _games_worker("listening")
+    worker = games_worker_in_process("listening")
     thread = _in_thread(worker)
 
     def listeners() -> list[threading.Thread]:
