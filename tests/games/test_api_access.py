@@ -6,7 +6,7 @@ import pytest
 from accounts.models import Block
 from greycircle.games.models import Game, GameStatus
 from tests.factories import let_anyone_invite
-from tests.games.test_api import create
+from tests.games.api_requests import create
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from greycircle.games.models import Game
-from tests.games.test_api import move
+from tests.games.api_requests import move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 

@@ -9,7 +9,7 @@ from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 
 from greycircle.games import tasks
-from tests.games.test_api import move
+from tests.games.api_requests import move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 
