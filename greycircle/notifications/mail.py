@@ -3,8 +3,9 @@
 A notification is mailed when its recipient is active, has a verified primary address and wants
 mail of its kind (the `email_*` preference of PREFERENCE_OF_KIND). "Your turn" is mailed only in
 games with at least two people, never while the recipient is on the site, and at most once per
-game an hour. Mail goes through the task queue (tasks.notification_mail_send), which checks all
-of this again when it sends.
+game an hour. Mail goes through the task queue (tasks.notification_mail_enqueue queues
+tasks.notification_mail_send, whose body is `notification_mail_deliver`), which checks all of this
+again when it sends.
 
 Only verified addresses get mail: verification is optional on this site, and mailing an address
 nobody confirmed would let anyone make the site write to a stranger.
@@ -131,21 +132,7 @@ def _your_turn_passed(notification: Notification) -> bool:
     ).exists()
 
 
-# --- queueing and sending ------------------------------------------------------------------------
-
-
-def notification_mail_enqueue(*, notification: Notification) -> None:
-    """Queue the e-mail of `notification` if its recipient is to get one (checked again when sent).
-
-    The task is a row in the caller's transaction: it is queued only if the notification is kept.
-    """
-    reason = mail_refusal(notification)
-    if reason is not None:
-        logger.debug("notification %s not mailed: %s", notification.pk, reason)
-        return
-    from greycircle.notifications.tasks import notification_mail_send
-
-    notification_mail_send.enqueue(notification.pk)
+# --- sending ------------------------------------------------------------------------------------
 
 
 def notification_mail_deliver(*, notification_id: int) -> bool:

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from greycircle.games import events
 from greycircle.games.models import Game, Seat
-from greycircle.notifications import mail, texts
+from greycircle.notifications import tasks, texts
 from greycircle.notifications.errors import NotificationNotFound
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
 from greycircle.notifications.selectors import notifications_unread_count
@@ -115,7 +115,7 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
             seated = next((seat.user for seat in seats if seat.user_id == user_id), None)
             if seated is not None:  # already loaded with the seats: spare the mail check a query
                 notification.recipient = seated
-            mail.notification_mail_enqueue(notification=notification)
+            tasks.notification_mail_enqueue(notification=notification)
     return Delivery(
         notification=notification,
         unread_count=notifications_unread_count(user=user_id),

@@ -104,9 +104,6 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
         "the worker imports its sweeps (accounts.guests among them), the tasks the services that"
         " queue them, the game events the inbox that tells players (issue 20, section 2)"
     ),
-    frozenset({"greycircle.notifications.mail", "greycircle.notifications.tasks"}): (
-        "mail.py queues the mail task, which sends through mail.py"
-    ),
     frozenset({"circles.services", "circles.tasks"}): (
         "the analysis services queue circles.tasks, whose task runs them"
     ),
