@@ -47,6 +47,10 @@ Result
 The game ends when neither side can move (a full board and a wiped-out colour are special cases).
 ``Outcome.scores`` is ``[white discs, black discs]``; the seat with more discs wins with reason
 ``"more_discs"``; equal counts are a tie: ``winners == []``, reason ``"tie"``.
+
+One module past 600 lines on purpose: the bitboard core and the platform's adapter share the
+private helpers and constants above, and a reader checks the engine against rules/circles.md in one
+place, section by section (move generation, positions, perft, the platform's view).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The Circles rules engine: perft, each rule on hand-built boards, JSON, records, properties."""
+"""The Circles rules engine: perft, each rule on hand-built boards, JSON, records, properties.
+
+Past 600 lines on purpose: one test module per rules module (circles/rules.py), its sections in the
+engine's order, so that every rule is found next to its neighbours.
+"""
 
 from __future__ import annotations
 

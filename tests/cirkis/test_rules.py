@@ -1,5 +1,8 @@
 """CirKis rules engine: every rule of rules/cirkis.md on hand-built positions.
 
+Past 600 lines on purpose: one test module per rules module (cirkis/rules.py), its sections in the
+rules' order, so that every rule is found next to its neighbours.
+
 Field ids used below (see cirkis/board.py): the Center Star is 0-4, the Center Ring 5-14;
 Circle C0 is 25, 35, 36, 55, 56; Star S1 is 90, 105, 106, 125, 126; the Sliver spaces are 155-164.
 """

@@ -1,4 +1,8 @@
-"""King's Corner rules engine: every rule on hand-built positions, the deal, the views, the log."""
+"""King's Corner rules engine: every rule on hand-built positions, the deal, the views, the log.
+
+Past 600 lines on purpose: one test module per rules module (kingscorner/rules.py), its sections in
+the rules' order, so that every rule is found next to its neighbours.
+"""
 
 from __future__ import annotations
 
