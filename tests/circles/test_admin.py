@@ -5,10 +5,7 @@ import pytest
 from django.contrib.admin import site
 from django.contrib.admin.models import LogEntry
 from django.contrib.admin.utils import flatten_fieldsets
-from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.messages import get_messages
-from django.test import Client
 
 from circles.admin import CirclesGameAdmin
 from circles.models import CirclesGame
@@ -16,7 +13,8 @@ from greycircle.games import services
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec, game_resign, move_submit
 from greycircle.moderation.models import ModerationAction
-from tests.factories import UserFactory, game_started
+from tests.admin_pages import message_texts, staff_with
+from tests.factories import game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -31,21 +29,6 @@ def abort_url(game):
     return f"{CHANGELIST}{game.pk}/abort/"
 
 
-def staff_with(*codenames):
-    user = UserFactory(is_staff=True)
-    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def admin_client():
-    client = Client()
-    client.force_login(UserFactory(username="staffer", is_staff=True, is_superuser=True))
-    return client
-
-
 @pytest.fixture
 def game(alice, bob):
     """alice (white) c5, bob (black) c4: a game in play, 3 discs each."""
@@ -56,10 +39,6 @@ def game(alice, bob):
 
 def listed_ids(response):
     return [game.pk for game in response.context["cl"].result_list]
-
-
-def message_texts(response):
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 # --- the model --------------------------------------------------------------------------------

@@ -5,10 +5,7 @@ import pytest
 from django.contrib.admin import site
 from django.contrib.admin.models import LogEntry
 from django.contrib.admin.utils import flatten_fieldsets
-from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.messages import get_messages
-from django.test import Client
 
 from cirkis.admin import CirKisGameAdmin, article, piece_name
 from cirkis.board import FIELD_COUNT
@@ -18,7 +15,8 @@ from greycircle.games import services
 from greycircle.games.models import GameStatus
 from greycircle.games.services import SeatSpec, game_resign, move_submit
 from greycircle.moderation.models import ModerationAction
-from tests.factories import UserFactory, game_started
+from tests.admin_pages import message_texts, staff_with
+from tests.factories import game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -33,14 +31,6 @@ def abort_url(game):
     return f"{CHANGELIST}{game.pk}/abort/"
 
 
-def staff_with(*codenames):
-    user = UserFactory(is_staff=True)
-    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def play_first_legal(game, user):
     move = RULES.legal_moves(RULES.decode(game.state))[0]
     return move_submit(
@@ -49,22 +39,11 @@ def play_first_legal(game, user):
 
 
 @pytest.fixture
-def admin_client():
-    client = Client()
-    client.force_login(UserFactory(username="staffer", is_staff=True, is_superuser=True))
-    return client
-
-
-@pytest.fixture
 def game(alice, bob):
     """alice against bob, one piece each (the first legal placement every time)."""
     game = game_started(creator=alice, kind="cirkis", opponents=[SeatSpec(user=bob)])
     game = play_first_legal(game, alice)
     return play_first_legal(game, bob)
-
-
-def message_texts(response):
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 def test_the_proxy_holds_cirkis_games_only(game, alice, tictactoe):

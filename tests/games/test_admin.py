@@ -7,7 +7,6 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.admin.utils import flatten_fieldsets
 from django.contrib.auth.models import Permission
-from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -21,6 +20,7 @@ from greycircle.games.services import SeatSpec, game_resign, move_submit
 from greycircle.moderation import services as moderation_services
 from greycircle.moderation.models import ModerationAction
 from greycircle.notifications.models import Notification, NotificationKind
+from tests.admin_pages import message_texts
 from tests.factories import UserFactory, accept_invitations, game_started, let_anyone_invite
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
@@ -39,13 +39,6 @@ def abort_url(game):
 
 
 @pytest.fixture
-def admin_client():
-    client = Client()
-    client.force_login(UserFactory(username="staffer", is_staff=True, is_superuser=True))
-    return client
-
-
-@pytest.fixture
 def game(alice, bob):
     """alice (X) against bob, two moves in: a game in play with a move log."""
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
@@ -61,10 +54,6 @@ def finished(alice, carol):
 
 def listed_ids(response):
     return [game.pk for game in response.context["cl"].result_list]
-
-
-def message_texts(response):
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 REASON = "Both players asked us to end it after a bug."

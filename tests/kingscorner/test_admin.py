@@ -5,10 +5,7 @@ import pytest
 from django.contrib.admin import site
 from django.contrib.admin.models import LogEntry
 from django.contrib.admin.utils import flatten_fieldsets
-from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.messages import get_messages
-from django.test import Client
 
 from greycircle.games import services
 from greycircle.games.models import Game, GameStatus, Move
@@ -17,7 +14,8 @@ from greycircle.moderation.models import ModerationAction
 from kingscorner.admin import KingsCornerGameAdmin, card, card_text
 from kingscorner.models import KingsCornerGame
 from kingscorner.rules import RULES, PlayCard, position
-from tests.factories import UserFactory, game_started
+from tests.admin_pages import message_texts, staff_with
+from tests.factories import game_started
 
 pytestmark = pytest.mark.django_db
 
@@ -32,25 +30,10 @@ def abort_url(game):
     return f"{CHANGELIST}{game.pk}/abort/"
 
 
-def staff_with(*codenames):
-    user = UserFactory(is_staff=True)
-    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def play(game, user, move):
     return move_submit(
         game_id=game.pk, user=user, move=RULES.move_to_json(move), expected_version=game.version
     )
-
-
-@pytest.fixture
-def admin_client():
-    client = Client()
-    client.force_login(UserFactory(username="staffer", is_staff=True, is_superuser=True))
-    return client
 
 
 @pytest.fixture
@@ -69,10 +52,6 @@ def game(alice, bob, carol):
 
 def hand_cards(game):
     return [name for hand in game.state["hands"] for name in hand]
-
-
-def message_texts(response):
-    return [str(message) for message in get_messages(response.wsgi_request)]
 
 
 def test_the_proxy_holds_king_s_corner_games_only(game, alice, tictactoe):
