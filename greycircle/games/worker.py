@@ -22,11 +22,10 @@ Supervision. A worker process runs three loops, each of which outlives any error
 - the heartbeat loop (`heartbeat_forever`) records every GAMES_WORKER_HEARTBEAT_SECONDS that this
   worker is alive, and fails (and queues again) the tasks of workers that stopped beating
   (`greycircle.games.heartbeats`);
-- the stall loop (`stalled_turns_recover_forever`), the last resort, queues again every computer
-  turn that has waited GAMES_AI_STALL_SECONDS, expires the invitations to games that have
-  waited GAMES_INVITATION_DAYS for an answer, and checks the time per move of games between
-  people (`deadlines.deadlines_check`: reminders, claimable wins, computer takeovers), and
-  removes the guests idle for GUESTS_IDLE_DAYS (`accounts.guests.guests_remove_idle`).
+- the sweep loop (`sweeps_forever`) runs the periodic sweeps the apps registered from their
+  `ready()` (`greycircle.runtime.sweeps`): the games' (`greycircle.games.sweeps`: the last resort
+  for stalled computer turns, expired invitations, the time per move) and the removal of idle
+  guests.
 
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
@@ -62,8 +61,8 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from accounts.guests import guests_remove_idle
-from greycircle.games import deadlines, heartbeats, invitations, services, tasks
+from greycircle.games import heartbeats, tasks
+from greycircle.runtime.sweeps import SweepSchedule, sweeps_round
 
 logger = logging.getLogger(__name__)
 
@@ -424,52 +423,29 @@ def heartbeat_forever(
     )
 
 
-def stalled_turns_recover_forever(stop: threading.Event) -> None:
-    """Every half stall period, queue again the computer turns that have waited too long, expire
-    invitations and check the deadlines of moves (each one cheap indexed query when idle)."""
+def sweeps_forever(stop: threading.Event) -> None:
+    """Run the apps' registered sweeps (`greycircle.runtime.sweeps`) as each falls due, until
+    `stop`; a round that fails is tried again with backoff."""
+    schedule = SweepSchedule()
 
     def step() -> None:
         close_old_connections()
-        stalled_for = stall_period()
-        heartbeats.unattended_tasks_fail(running_for=stalled_for, dead_after=dead_after())
-        requeued = services.ai_turns_recover(stalled_for=stalled_for)
-        if requeued:
-            logger.warning("re-queued stalled computer turns in games %s", requeued)
-        expired = invitations.invitations_expire()
-        if expired:
-            logger.info("expired invitations %s", expired)
-        if removed := guests_remove_idle():
-            logger.info("removed %d idle guest accounts", removed)
-        checked = deadlines.deadlines_check()
-        if checked:
-            logger.info(
-                "deadlines: reminded in games %s, win claimable in %s, seats taken over in %s",
-                checked.reminded,
-                checked.claimable,
-                checked.taken_over,
-            )
+        sweeps_round(schedule)
         close_old_connections()
 
-    stop.wait(stall_period().total_seconds() / 2)
-    _supervised_forever(
-        "stalled-turn recovery",
-        step,
-        interval=lambda: stall_period().total_seconds() / 2,
-        stop=stop,
-    )
+    stop.wait(schedule.wait())
+    _supervised_forever("periodic sweeps", step, interval=schedule.wait, stop=stop)
 
 
 def supervision_start(*, worker: GamesWorker, stop: threading.Event) -> None:
-    """Start the heartbeat and stall loops of `worker`'s process in daemon threads."""
+    """Start the heartbeat and sweep loops of `worker`'s process in daemon threads."""
     threading.Thread(
         target=heartbeat_forever,
         kwargs={"worker_id": worker.worker_id, "stop": stop, "wake": worker.wake},
         name="worker-heartbeat",
         daemon=True,
     ).start()
-    threading.Thread(
-        target=stalled_turns_recover_forever, args=(stop,), name="turn-recovery", daemon=True
-    ).start()
+    threading.Thread(target=sweeps_forever, args=(stop,), name="worker-sweeps", daemon=True).start()
 
 
 def tasks_run_forever(worker: Worker) -> None:
@@ -492,7 +468,7 @@ def tasks_run_forever(worker: Worker) -> None:
 
 
 def background_worker_start(*, interval: float = 0.2) -> threading.Event:
-    """Run the task queue, heartbeats and stalled-turn recovery in daemon threads of this process.
+    """Run the task queue, heartbeats and the periodic sweeps in daemon threads of this process.
 
     Returns the event that stops them: setting it lets a task being run finish, and then no
     other starts (the threads are daemons: a process that exits without setting it leaves its

@@ -364,26 +364,13 @@ def test_a_rematch_invites_a_taken_over_player_again_as_a_person(table, alice, b
 # --- the worker runs the check -----------------------------------------------------------------
 
 
-def test_the_workers_periodic_step_checks_the_deadlines(duel, monkeypatch):
-    from greycircle.games import worker
+def test_the_workers_periodic_sweeps_check_the_deadlines(duel):
+    from greycircle.runtime.sweeps import sweeps_registered
 
     time_up(duel)
-    seen = []
-    monkeypatch.setattr(
-        worker,
-        "_supervised_forever",
-        lambda name, step, interval, stop: (step(), seen.append(name)),
-    )
-    monkeypatch.setattr(worker.heartbeats, "unattended_tasks_fail", lambda **kwargs: [])
-    monkeypatch.setattr(worker, "close_old_connections", lambda: None)
+    for sweep in sweeps_registered():  # one round of every worker's sweeps
+        sweep.run()
 
-    class NoWait:
-        def wait(self, seconds):
-            return False
-
-    worker.stalled_turns_recover_forever(NoWait())
-
-    assert seen
     assert fresh(duel).deadline_notice == DeadlineNotice.EXPIRED
 
 

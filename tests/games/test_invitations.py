@@ -286,27 +286,14 @@ def test_an_invitation_not_yet_due_is_left_alone(alice, bob):
     assert invitation_of(game, bob).status == InvitationStatus.PENDING
 
 
-def test_the_worker_sweep_expires_invitations(alice, bob, monkeypatch):
-    from greycircle.games import worker
+def test_the_worker_sweep_expires_invitations(alice, bob):
+    from greycircle.runtime.sweeps import sweeps_registered
 
     let_anyone_invite(bob)
     game = invite(alice, bob)
     Invitation.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
-    seen = []
-    monkeypatch.setattr(
-        worker,
-        "_supervised_forever",
-        lambda name, step, interval, stop: (step(), seen.append(name)),
-    )
-    monkeypatch.setattr(worker.heartbeats, "unattended_tasks_fail", lambda **kwargs: [])
-    monkeypatch.setattr(worker, "close_old_connections", lambda: None)
-
-    class NoWait:
-        def wait(self, seconds):
-            return False
-
-    worker.stalled_turns_recover_forever(NoWait())
-    assert seen
+    for sweep in sweeps_registered():  # one round of every worker's sweeps
+        sweep.run()
     assert invitation_of(game, bob).status == InvitationStatus.EXPIRED
 
 
