@@ -1,15 +1,15 @@
 """Why an accounts service refused a request.
 
-They are `GameError`s so the API maps them like every service refusal (`status` becomes the
+They are `ServiceError`s so the API maps them like every service refusal (`status` becomes the
 HTTP status, `code` and `detail` the error shape) and pages show their `detail`.
 """
 
 from __future__ import annotations
 
-from greycircle.games.errors import GameError
+from greycircle.errors import ServiceError
 
 
-class AccountError(GameError):
+class AccountError(ServiceError):
     status = 400
 
 

@@ -21,7 +21,7 @@ from accounts.errors import AccountError
 from accounts.forms import AccountDeleteForm, GuestUpgradeForm, UsernameForm, UserSettingsForm
 from accounts.serializers import AccountDataSerializer
 from accounts.services import user_settings_update
-from greycircle.games.errors import GameError
+from greycircle.errors import ServiceError
 from greycircle.notifications.presence import users_online
 from greycircle.notifications.services import notifications_read_for_friends
 
@@ -186,7 +186,7 @@ def guest_play(request: HttpRequest) -> HttpResponse:
         user, game = guests.guest_game_start(
             user=user if user.is_authenticated else None, kind=kind
         )
-    except GameError as error:
+    except ServiceError as error:
         messages.error(request, error.detail)
         return redirect("home")
     if not request.user.is_authenticated:

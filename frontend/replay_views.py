@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from frontend.replay_forms import RecordImportForm
 from frontend.views import game_for_page
+from greycircle.errors import ServiceError
 from greycircle.games import registry, replays, services
-from greycircle.games.errors import GameError
 from greycircle.games.services import SeatSpec
 
 
@@ -76,7 +76,7 @@ def game_import(request: HttpRequest) -> HttpResponse:
             opponents=computers * (game_kind.rules.min_seats - 1),
             record=form.cleaned_data["record"],
         )
-    except GameError as error:
+    except ServiceError as error:
         messages.error(request, error.detail)
         return redirect(back)
     return redirect("game", game_id=game.pk)

@@ -15,8 +15,9 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from frontend.forms import FRIEND, NewGameForm
+from greycircle.errors import ServiceError
 from greycircle.games import deadlines, registry, results, selectors, services
-from greycircle.games.errors import GameError, GameNotFound
+from greycircle.games.errors import GameNotFound
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
 from greycircle.notifications.services import notifications_read_for_game
@@ -211,7 +212,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     days_per_move=form.cleaned_data["days_per_move"],
                     on_decline=form.cleaned_data["on_decline"],
                 )
-            except GameError as error:
+            except ServiceError as error:
                 form.add_error(None, error.detail)
             else:
                 return redirect("game", game_id=game.pk)
@@ -258,7 +259,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameNotFound as error:
         messages.error(request, error.detail)
         return redirect("play")
-    except GameError as error:
+    except ServiceError as error:
         messages.error(request, error.detail)
     return redirect("game", game_id=game_id)
 

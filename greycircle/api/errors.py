@@ -15,7 +15,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from greycircle.games.errors import GameError
+from greycircle.errors import ServiceError
 
 # Longest quoted input in a message we build, and longest message of any kind we send.
 MAX_ECHO = 40
@@ -76,7 +76,7 @@ def _capped(value: Any) -> Any:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, GameError):
+    if isinstance(exc, ServiceError):
         exc = ApiError(code=exc.code, detail=exc.detail, status_code=exc.status, extra=exc.extra)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()

@@ -1,18 +1,12 @@
-"""Why a game service refused a request. The API maps `status` to the HTTP status code."""
+"""Why a game service refused a request (`ServiceError`s, which the API maps like every refusal)."""
 
 from __future__ import annotations
 
-from typing import Any
+from greycircle.errors import ServiceError
 
 
-class GameError(Exception):
+class GameError(ServiceError):
     status = 400
-
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-        self.extra = extra
 
 
 class GameInvalid(GameError):

@@ -1,11 +1,11 @@
-"""Why a moderation service refused a request (`GameError`s, like every service refusal)."""
+"""Why a moderation service refused a request (`ServiceError`s, like every service refusal)."""
 
 from __future__ import annotations
 
-from greycircle.games.errors import GameError
+from greycircle.errors import ServiceError
 
 
-class ModerationError(GameError):
+class ModerationError(ServiceError):
     status = 400
 
 

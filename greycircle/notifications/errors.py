@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from greycircle.games.errors import GameError
+from greycircle.errors import ServiceError
 
 
-class NotificationNotFound(GameError):
+class NotificationNotFound(ServiceError):
     """No such notification of the user's (another user's notifications do not exist for them)."""
 
     status = 404

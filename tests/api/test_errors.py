@@ -4,6 +4,10 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from accounts.errors import AccountNotFound
+from greycircle.games.errors import GameConflict
+from greycircle.notifications.errors import NotificationNotFound
+
 pytestmark = pytest.mark.django_db
 
 
@@ -139,3 +143,13 @@ def test_an_unknown_api_path_is_a_json_404_with_debug_on_too(settings, client, m
     response = getattr(client, method)("/api/v1/games/abc/")
     assert response.status_code == 404
     assert response.json() == {"code": "not_found", "detail": "Not found."}
+
+
+@pytest.mark.parametrize("error_class", [AccountNotFound, GameConflict, NotificationNotFound])
+def test_a_services_refusal_answers_its_status_in_the_error_shape(error_class):
+    from greycircle.api.errors import exception_handler
+
+    response = exception_handler(error_class("refused", "Not like this.", seq=3), {})
+
+    assert response.status_code == error_class.status
+    assert response.data == {"code": "refused", "detail": "Not like this.", "seq": 3}
