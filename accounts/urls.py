@@ -15,8 +15,5 @@ urlpatterns = [
     path("friends/<id:user_id>/remove/", views.friend_remove, name="friend-remove"),
     path("friends/block/", views.user_block, name="user-block"),
     path("friends/blocked/<id:user_id>/unblock/", views.user_unblock, name="user-unblock"),
-    path("guest/", views.guest_play, name="guest-play"),
     path("account/upgrade/", views.guest_upgrade, name="guest-upgrade"),
-    path("account/delete/", views.account_delete, name="account-delete"),
-    path("account/data/", views.account_data, name="account-data"),
 ]

@@ -1,32 +1,23 @@
-"""Browser pages of accounts that allauth doesn't provide."""
+"""Browser pages of accounts that allauth doesn't provide. "Play now as a guest", deleting my
+account and downloading my data reach the games too: they are greycircle.players.views."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from datetime import timedelta
 
 from django.contrib import messages
-from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import content_disposition_header
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import data, deletion, friends, guests, selectors
-from accounts.adapter import client_ip
+from accounts import friends, guests, selectors
 from accounts.errors import AccountError
-from accounts.forms import AccountDeleteForm, GuestUpgradeForm, UsernameForm, UserSettingsForm
-from accounts.serializers import AccountDataSerializer
+from accounts.forms import GuestUpgradeForm, UsernameForm, UserSettingsForm
 from accounts.services import user_settings_update
-from greycircle.errors import ServiceError
 from greycircle.notifications.presence import users_online
 from greycircle.notifications.services import notifications_read_for_friends
-
-# Guests log in without a password; the session remembers the backend that let them in.
-GUEST_BACKEND = "accounts.backends.ModelBackend"
 
 
 @login_required
@@ -162,38 +153,7 @@ def user_unblock(request: HttpRequest, user_id: int) -> HttpResponse:
     return _carry_out(request, unblock)
 
 
-# --- Guests: "Play now as a guest", and becoming a full account -------------------------------
-
-
-@require_POST
-def guest_play(request: HttpRequest) -> HttpResponse:
-    """One click: a guest account (unless signed in already), signed in, and a game against the
-    computer (`kind` from the button, Circles if none), then its page."""
-    kind = request.POST.get("kind") or guests.DEFAULT_KIND
-    user = request.user
-    if not user.is_authenticated:
-        retry_after = guests.guest_allowance_take(ip=client_ip(request) or "unknown")
-        if retry_after is not None:
-            response = render(
-                request,
-                "accounts/guest_throttled.html",
-                {"minutes": math.ceil(retry_after / 60)},
-                status=429,
-            )
-            response["Retry-After"] = str(retry_after)
-            return response
-    try:
-        user, game = guests.guest_game_start(
-            user=user if user.is_authenticated else None, kind=kind
-        )
-    except ServiceError as error:
-        messages.error(request, error.detail)
-        return redirect("home")
-    if not request.user.is_authenticated:
-        login(request, user, backend=GUEST_BACKEND)
-        # The session is a guest's only way in: it lasts as long as they may stay idle.
-        request.session.set_expiry(timedelta(days=guests.idle_days()))
-    return redirect("game", game_id=game.pk)
+# --- Guests: becoming a full account ("Play now as a guest" is greycircle.players.views') ------
 
 
 @login_required
@@ -227,40 +187,3 @@ def guest_upgrade(request: HttpRequest) -> HttpResponse:
     return render(
         request, "accounts/upgrade.html", {"form": form, "idle_days": round(guests.idle_days())}
     )
-
-
-# --- My account: delete it, download my data --------------------------------------------------
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def account_delete(request: HttpRequest) -> HttpResponse:
-    form = AccountDeleteForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            deletion.account_delete(
-                user=request.user,
-                password=form.cleaned_data.get("password", ""),
-                confirm=form.cleaned_data.get("confirm", False),
-            )
-        except AccountError as error:
-            form.add_error("password" if "password" in form.fields else None, error.detail)
-        else:
-            logout(request)
-            messages.success(request, "Your account has been deleted. Goodbye!")
-            return redirect("home")
-    return render(request, "accounts/delete.html", {"form": form})
-
-
-@login_required
-@require_GET
-def account_data(request: HttpRequest) -> HttpResponse:
-    """My data as a JSON file to download (the same document as `GET /api/v1/me/data/`)."""
-    document = AccountDataSerializer(data.account_data_export(user=request.user)).data
-    response = JsonResponse(
-        document, encoder=DjangoJSONEncoder, json_dumps_params={"indent": 2, "ensure_ascii": False}
-    )
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"greycircle-{request.user.username}.json"
-    )
-    return response

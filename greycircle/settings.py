@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "greycircle.ratings",
     "greycircle.profiles",
     "greycircle.moderation",
+    "greycircle.players",  # above accounts and the platform: the flows that span both
     "circles",
     "kingscorner",
     "cirkis",

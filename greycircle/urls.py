@@ -4,19 +4,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
 import greycircle.converters  # noqa: F401 (registers the <id:...> path converter)
-from accounts.api import (
-    BlockViewSet,
-    FriendRequestViewSet,
-    FriendViewSet,
-    GuestCreateView,
-    GuestUpgradeView,
-    MeDataView,
-    MeView,
-)
+from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, GuestUpgradeView
 from greycircle.api import handlers
 from greycircle.games.api import GameViewSet
 from greycircle.games.invitation_api import InvitationViewSet
 from greycircle.notifications.api import NotificationViewSet
+from greycircle.players.api import GuestCreateView, MeDataView, MeView
 from greycircle.profiles.api import ProfileView
 from greycircle.ratings.api import LeaderboardView
 
@@ -51,6 +44,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     re_path(r"^api/(?P<path>.*)$", handlers.api_path_not_found),
     path("", include("accounts.urls")),
+    # The pages that span an account and the games (accounts may not name greycircle.players).
+    path("", include("greycircle.players.urls")),
     path("", include("greycircle.notifications.urls")),
     path("", include("greycircle.ratings.urls")),
     path("", include("greycircle.profiles.urls")),

@@ -177,6 +177,7 @@ SEAM_MODULES = (
     "greycircle/api/middleware.py",
     "greycircle/runtime/cache.py",
     "greycircle/runtime/channels.py",
+    "greycircle/players/api.py",
     "greycircle/runtime/db_rows.py",
     "greycircle/games/worker.py",
     "greycircle/runtime/server.py",
