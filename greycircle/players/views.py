@@ -22,7 +22,7 @@ from accounts.adapter import client_ip
 from accounts.errors import AccountError
 from accounts.forms import AccountDeleteForm
 from accounts.guests import DEFAULT_KIND, guest_game_start
-from greycircle.games.errors import GameError
+from greycircle.errors import ServiceError
 from greycircle.players.serializers import AccountDataSerializer
 
 # Guests log in without a password; the session remembers the backend that let them in.
@@ -48,7 +48,7 @@ def guest_play(request: HttpRequest) -> HttpResponse:
             return response
     try:
         user, game = guest_game_start(user=user if user.is_authenticated else None, kind=kind)
-    except GameError as error:
+    except ServiceError as error:
         messages.error(request, error.detail)
         return redirect("home")
     if not request.user.is_authenticated:

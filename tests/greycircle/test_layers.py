@@ -37,6 +37,7 @@ ROOT_URLCONF = "greycircle.urls"
 # The platform's plumbing, which knows no game, no inbox and no rating: accounts may use it.
 ACCOUNTS_MAY_USE = (
     "greycircle.api",
+    "greycircle.errors",
     "greycircle.runtime",
     "greycircle.converters",
     "greycircle.admin_base",
@@ -50,7 +51,6 @@ GUESTS = "a guest's first game is started with the account (to greycircle/player
 DATA = "the data download gathers the user's games, inbox and ratings (to greycircle/players/)"
 ADMIN = "the user's admin page shows their games, inbox and moderation log"
 PRESENCE = "the friends page and list say who is online (greycircle.notifications.presence)"
-ERROR_BASE = "accounts' errors subclass GameError (one error base for every service, section 2)"
 
 KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("accounts.admin", "greycircle.games.models"): ADMIN,
@@ -74,7 +74,6 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("accounts.deletion", "greycircle.games.services"): DELETION,
     ("accounts.deletion", "greycircle.notifications.models"): DELETION,
     ("accounts.deletion", "greycircle.ratings.models"): DELETION,
-    ("accounts.errors", "greycircle.games.errors"): ERROR_BASE,
     ("accounts.guests", "greycircle.games.errors"): GUESTS,
     ("accounts.guests", "greycircle.games.models"): GUESTS,
     ("accounts.guests", "greycircle.games.registry"): GUESTS,
