@@ -3,6 +3,7 @@
 import pytest
 from django.db import DatabaseError, connections
 from django.db.models.signals import post_save, pre_save
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from greycircle.games.models import Game, Move
@@ -66,6 +67,21 @@ def test_an_inserted_row_is_what_save_would_have_written(alice, bob):
     stored = Move.objects.get(pk=entry.pk)
     assert field_values(stored) == field_values(entry)
     assert stored.created_at is not None  # auto_now_add, set as save() sets it
+
+
+def test_an_insert_reads_its_new_key_back_in_the_same_statement(alice, bob):
+    # The RETURNING clause is written here, not asked of Django's backend operations (whose
+    # method for it was renamed in Django 6.0): one statement, and the key the database gave.
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    entries = [Move(game=game, number=n, seat=0, player=alice, data={}, public={}) for n in (1, 2)]
+    with CaptureQueriesContext(connection) as queries:
+        for entry in entries:
+            row_insert(entry)
+    assert len(queries) == 2
+    assert all("RETURNING" in query["sql"] for query in queries)
+    assert sorted(Move.objects.filter(game=game).values_list("pk", flat=True)) == [
+        entry.pk for entry in entries
+    ]
 
 
 def test_an_update_writes_only_the_named_fields_and_touches_auto_now(alice, bob):
