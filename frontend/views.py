@@ -147,10 +147,7 @@ def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
         "result": results.game_result_for(
             kind=game.kind, status=game.status, outcome=game.outcome, seats=seats, you=you
         ),
-        "your_turn": game.status == GameStatus.ACTIVE
-        and you is not None
-        and game.to_move == you
-        and game.seats.all()[you].is_person,  # not since a computer took the seat over
+        "your_turn": selectors.turn_waits_for(game=game, seat=you),
         **_time_left(game),
     }
 

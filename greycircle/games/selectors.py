@@ -180,6 +180,17 @@ def can_claim_for(*, game: Game, seat: int | None, now: datetime | None = None) 
     return takeover_level_for(game=game) is None
 
 
+def turn_waits_for(*, game: Game, seat: int | None) -> bool:
+    """Whether `game` waits on the person at `seat` (a game list's "Your turn"): the game is in
+    play, `seat` is to move, and no computer has taken the seat over (then it plays, not them)."""
+    return (
+        seat is not None
+        and game.status == GameStatus.ACTIVE
+        and game.to_move == seat
+        and game.seats.all()[seat].is_person
+    )
+
+
 def invitations_json(*, game: Game) -> list[dict[str, Any]]:
     """The game's invitations that still matter to its page: one per seat, the latest (pending,
     accepted, or how it ended)."""

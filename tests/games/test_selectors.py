@@ -1,6 +1,8 @@
-"""Game lists: a player's three lists, open tables and live games; unlisted games in none."""
+"""Game lists: a player's three lists, open tables and live games; unlisted games in none; whom
+a game waits on."""
 
 import pytest
+from django.utils import timezone
 
 from accounts.friends import user_block
 from greycircle.games import selectors, services
@@ -221,3 +223,27 @@ def test_a_socket_finds_its_audience_by_the_same_rule_in_one_query(
     user_block(blocker=bob, username="carol")
     assert selectors.game_audience_for(game_id=duel.pk, viewer=carol, key=duel.link_key) is None
     assert selectors.game_audience_for(game_id=duel.pk + 1000, viewer=carol) is None
+
+
+def test_a_game_waits_on_the_person_to_move_and_on_nobody_else(alice, bob):
+    game = new_game(alice, SeatSpec(user=bob))  # alice, at seat 0, moves first
+
+    assert selectors.turn_waits_for(game=game, seat=0)
+    assert not selectors.turn_waits_for(game=game, seat=1)
+    assert not selectors.turn_waits_for(game=game, seat=None)  # a spectator
+
+
+def test_a_game_waits_on_nobody_before_it_starts_or_once_it_is_over(alice, bob):
+    waiting = new_game(alice, SeatSpec())
+    over = new_game(alice, SeatSpec(user=bob))
+    services.game_resign(game_id=over.pk, user=bob)
+
+    assert not selectors.turn_waits_for(game=waiting, seat=0)
+    assert not selectors.turn_waits_for(game=Game.objects.get(pk=over.pk), seat=0)
+
+
+def test_a_game_does_not_wait_on_a_player_whose_seat_a_computer_took_over(alice, bob):
+    game = new_game(alice, SeatSpec(user=bob))
+    game.seats.filter(index=0).update(ai_level="normal", taken_over_at=timezone.now())
+
+    assert not selectors.turn_waits_for(game=Game.objects.get(pk=game.pk), seat=0)
