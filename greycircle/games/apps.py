@@ -13,9 +13,12 @@ class GamesConfig(AppConfig):
         from greycircle.games import (
             schema,  # noqa: F401  (registers the schema extensions)
             sweeps,
+            worker,
         )
         from greycircle.runtime.sweeps import sweep_register
+        from greycircle.runtime.worker import worker_policy_register
 
+        worker_policy_register(worker.POLICY)
         for name, run in (
             ("stalled computer turns", sweeps.stalled_turns_recover),
             ("expired invitations", sweeps.invitations_expire),

@@ -5,7 +5,7 @@ least two people is in play and a person is to move, `Game.move_deadline` says w
 runs out; every move starts it again (`changes.deadline_reset`, wherever `to_move` changes).
 Against computers there is no deadline: a computer's slow turn is the stall sweep's business.
 
-`deadlines_check`, run periodically by every task worker (greycircle.games.worker), finds the
+`deadlines_check`, run periodically by every task worker (greycircle.games.sweeps), finds the
 games whose deadline is near or past with one indexed query (`status`, `move_deadline`) and
 handles each in its own transaction, the game locked and its deadline checked again:
 

@@ -144,7 +144,7 @@ def invitations_expire(*, now: datetime | None = None) -> list[int]:
     """Expire every pending invitation whose time is up; returns their ids.
 
     Each is closed in its own transaction with its game locked, as if declined. Run periodically
-    by the task worker (greycircle.games.worker).
+    by the task worker (greycircle.games.sweeps).
     """
     now = now or timezone.now()
     due = list(

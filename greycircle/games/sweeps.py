@@ -7,10 +7,16 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from django.conf import settings
+
 from greycircle.games import deadlines, heartbeats, invitations, services
-from greycircle.games.worker import dead_after, stall_period
+from greycircle.runtime.worker import dead_after
 
 logger = logging.getLogger(__name__)
+
+
+def stall_period() -> timedelta:
+    return timedelta(seconds=float(settings.GAMES_AI_STALL_SECONDS))
 
 
 def sweep_period() -> timedelta:

@@ -11,6 +11,8 @@ from django.utils.module_loading import import_string
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
+from greycircle.runtime.worker import workers_wake
+
 if TYPE_CHECKING:
     from django_tasks_db.models import DBTaskResult
 
@@ -25,16 +27,10 @@ def ai_turn_run(game_id: int, version: int) -> bool:
 
 def ai_turn_enqueue(*, game_id: int, version: int) -> None:
     ai_turn_run.enqueue(game_id, version)
-    _workers_wake()
-
-
-def _workers_wake() -> None:
-    """Wake this process's task workers (the embedded site's), if it runs any: they claim the
-    task just queued now rather than at their next poll. Workers of other processes are woken by
-    the database (PostgreSQL's NOTIFY) or poll."""
-    from greycircle.games import worker  # the worker runs these tasks: import at call time
-
-    worker.workers_wake()
+    # This process's task workers (the embedded site's), if it runs any, claim it now rather than
+    # at their next poll; those of other processes are woken by the database (PostgreSQL's
+    # NOTIFY) or poll.
+    workers_wake()
 
 
 # Below the computers' turns (priority 0), above background work: a game goes on before its players'
@@ -55,7 +51,7 @@ def notifications_send(news: list[dict[str, Any]]) -> None:
 def notifications_enqueue(*, news: list[dict[str, Any]]) -> None:
     """Queue the notifications of one change: `{"user_id", "event", "data"}` each, JSON only."""
     notifications_send.enqueue(news)
-    _workers_wake()
+    workers_wake()
 
 
 def ai_turns_queued() -> set[tuple[int, int]]:

@@ -172,7 +172,7 @@ class Application:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 if self.tasks:
-                    from greycircle.games.worker import background_worker_start
+                    from greycircle.runtime.worker import background_worker_start
 
                     background_worker_start()
                 await send({"type": "lifespan.startup.complete"})

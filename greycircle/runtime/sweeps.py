@@ -5,7 +5,7 @@ An app registers each of its sweeps once, from its `AppConfig.ready()`:
     sweep_register(name="expired invitations", run=invitations_sweep, every=half_stall_period)
 
 and every worker process (`manage.py games_worker`, or the embedded worker of `manage.py serve`)
-runs them in one loop of its own (`greycircle.games.worker`), so the worker imports no app. This
+runs them in one loop of its own (`greycircle.runtime.worker`), so the worker imports no app. This
 module imports nothing of the project: any app may import it.
 
 `run` takes no argument and logs what it did; its result is ignored. An error in one sweep ends

@@ -42,7 +42,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from greycircle.games.worker import background_worker_start
+from greycircle.runtime.worker import background_worker_start
 
 HOST = "127.0.0.1"
 NEW_ACCOUNT_PASSWORD = "a-long-pass-phrase"

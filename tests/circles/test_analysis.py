@@ -29,7 +29,7 @@ from greycircle.games import services as game_services
 from greycircle.games import tasks as game_tasks
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
-from greycircle.games.worker import GamesWorker
+from greycircle.runtime.worker import TaskWorker
 from tests.games.conftest import computer_moved, computer_to_move, wait_for
 
 # A whole game in 9 moves: white wipes black out (13-0) with g2. Black's d2 allowed it.
@@ -464,7 +464,7 @@ def test_a_computer_turn_is_played_while_an_analysis_runs_on_the_only_worker(ali
     monkeypatch.setattr(services, "RUN_SECONDS", math.inf)
     game = finished_game(alice, random_record(seed=7))
     services.analysis_request(game=game, user=alice)
-    worker = GamesWorker(
+    worker = TaskWorker(
         queue_names=["default"],
         interval=0.02,
         batch=False,

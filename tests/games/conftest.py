@@ -27,7 +27,7 @@ from greycircle.games import registry, services
 from greycircle.games.errors import GameError
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
-from greycircle.games.worker import GamesWorker
+from greycircle.runtime.worker import TaskWorker
 from tests.factories import accept_invitations, let_anyone_invite
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -223,9 +223,9 @@ def game(alice, bob, client_for) -> dict:
     return client_for(alice).get(f"/api/v1/games/{response.json()['id']}/").json()
 
 
-def games_worker_in_process(worker_id: str = "in-process") -> GamesWorker:
+def games_worker_in_process(worker_id: str = "in-process") -> TaskWorker:
     """A task worker to run in the test's own process: polls every 20 ms, one task at a time."""
-    return GamesWorker(
+    return TaskWorker(
         queue_names=["default"],
         interval=0.02,
         batch=False,

@@ -21,10 +21,10 @@ from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from greycircle.games import heartbeats, services, tasks
-from greycircle.games import worker as worker_module
 from greycircle.games.models import Game, Move, WorkerHeartbeat
 from greycircle.games.services import SeatSpec
-from greycircle.games.worker import Backoff, GamesWorker, background_worker_start
+from greycircle.runtime import worker as worker_module
+from greycircle.runtime.worker import Backoff, TaskWorker, background_worker_start
 from tests.games.conftest import (
     WorkerProcess,
     computer_moved,
@@ -260,7 +260,7 @@ def test_backoff_doubles_up_to_the_maximum_and_resets(settings):
     assert backoff.next_delay() == 0.5
 
 
-def _in_thread(worker: GamesWorker) -> threading.Thread:
+def _in_thread(worker: TaskWorker) -> threading.Thread:
     def run() -> None:
         try:
             worker.run()
@@ -272,7 +272,7 @@ def _in_thread(worker: GamesWorker) -> threading.Thread:
     return thread
 
 
-def _stop(worker: GamesWorker, thread: threading.Thread) -> None:
+def _stop(worker: TaskWorker, thread: threading.Thread) -> None:
     worker.running = False
     worker.wake.set()
     thread.join(timeout=WITHIN)
@@ -283,16 +283,16 @@ def _stop(worker: GamesWorker, thread: threading.Thread) -> None:
 def test_the_task_loop_outlives_database_errors(alice, tictactoe, settings, monkeypatch, caplog):
     settings.GAMES_WORKER_RETRY_SECONDS = 0.01
     failures = [OperationalError("server closed the connection"), InterfaceError("gone")] * 2
-    claim_next = GamesWorker.claim_next
+    claim_next = TaskWorker.claim_next
 
     def flaky(self):
         if failures:
             raise failures.pop()
         return claim_next(self)
 
-    monkeypatch.setattr(GamesWorker, "claim_next", flaky)
+    monkeypatch.setattr(TaskWorker, "claim_next", flaky)
     worker = games_worker_in_process()
-    caplog.set_level(logging.WARNING, logger="greycircle.games.worker")
+    caplog.set_level(logging.WARNING, logger="greycircle.runtime.worker")
     thread = _in_thread(worker)
     try:
         game = computer_to_move(alice, kind="tictactoe", level="first")
@@ -524,7 +524,7 @@ def test_the_embedded_worker_is_woken_by_a_task_queued_in_its_process(
 ):
     """In one process (any database, no notifications: the listener is off here), queuing a task
     wakes the process's own worker, which polls once an hour."""
-    monkeypatch.setattr(GamesWorker, "listener_start", lambda self: None)
+    monkeypatch.setattr(TaskWorker, "listener_start", lambda self: None)
     stop = background_worker_start(interval=SLOW_POLL)
     try:
         wait_for(lambda: worker_module._running_workers, timeout=WITHIN)

@@ -90,16 +90,14 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
         {
             "greycircle.games.changes",
             "greycircle.games.events",
-            "greycircle.games.heartbeats",
             "greycircle.games.services",
             "greycircle.games.tasks",
             "greycircle.games.thinking",
-            "greycircle.games.worker",
             "greycircle.notifications.services",
         }
     ): (
-        "the tasks import the worker that wakes and the services that queue them, the game"
-        " events the inbox that tells players (issue 20, section 2)"
+        "the computer's turn task imports the services that queue it, the game events the inbox"
+        " that tells players (issue 20, section 2)"
     ),
     frozenset({"circles.services", "circles.tasks"}): (
         "the analysis services queue circles.tasks, whose task runs them"

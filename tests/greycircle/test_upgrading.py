@@ -179,9 +179,9 @@ SEAM_MODULES = (
     "greycircle/runtime/channels.py",
     "greycircle/players/api.py",
     "greycircle/runtime/db_rows.py",
-    "greycircle/games/worker.py",
     "greycircle/runtime/server.py",
     "greycircle/runtime/tasks_backend.py",
+    "greycircle/runtime/worker.py",
     "greycircle/runtime/wsgi_bridge.py",
     "tests/conftest.py",
 )

@@ -1,11 +1,11 @@
 """On PostgreSQL, every insert into the task queue's table sends NOTIFY greycircle_tasks, which
-wakes the idle task workers (greycircle.games.worker.TaskListener) instead of leaving the task to
+wakes the idle task workers (greycircle.runtime.worker.TaskListener) instead of leaving the task to
 their next poll. Other databases have no trigger: their workers poll (and the embedded worker is
 woken in-process)."""
 
 from django.db import migrations
 
-CHANNEL = "greycircle_tasks"  # greycircle.games.worker.TASKS_CHANNEL
+CHANNEL = "greycircle_tasks"  # greycircle.runtime.worker.TASKS_CHANNEL
 FUNCTION = "greycircle_tasks_notify"
 TRIGGER = "greycircle_tasks_notify"
 

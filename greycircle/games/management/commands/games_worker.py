@@ -4,7 +4,7 @@ computer turns of workers that died.
 `manage.py games_worker` takes every option of django-tasks-db's `db_worker`. Run one or more per
 deployment; any number may run at once (tasks are claimed with row locks). Besides the task loop,
 each worker beats a heartbeat and fails (and queues again) the tasks of workers that stopped
-beating; see greycircle.games.worker.
+beating; see greycircle.runtime.worker.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
-from greycircle.games.worker import GamesWorker, supervision_start
+from greycircle.runtime.worker import TaskWorker, supervision_start
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ class Command(db_worker.Command):
         if excluded_queue_names and "*" not in queue_names:
             raise CommandError("--exclude-queues can only be used with --queue-name=*")
 
-        worker = GamesWorker(
+        worker = TaskWorker(
             queue_names=queue_names,
             interval=interval,
             batch=batch,
