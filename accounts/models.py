@@ -49,8 +49,8 @@ class User(AbstractUser):
     is_guest = models.BooleanField(
         default=False, help_text="Made by “Play now as a guest”; removed after idling a while."
     )
-    # Set when the player deleted their account (accounts.deletion): the row stays, anonymised,
-    # so that finished games keep their seats; they show it as "deleted player".
+    # Set when the player deleted their account (greycircle.players.deletion): the row stays,
+    # anonymised, so that finished games keep their seats; they show it as "deleted player".
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = CaseInsensitiveUserManager()
@@ -65,7 +65,7 @@ class User(AbstractUser):
             ),
         ]
         indexes = [
-            # The worker's sweep for idle guests (accounts.guests.guests_remove_idle).
+            # The worker's sweep for idle guests (greycircle.players.guests.guests_remove_idle).
             models.Index(
                 fields=["last_login"], condition=models.Q(is_guest=True), name="user_guest_seen"
             ),

@@ -257,7 +257,8 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         if self.user_id is not None:
-            # display_name: "deleted player" once the account is deleted (accounts.deletion)
+            # display_name: "deleted player" once the account is deleted
+            # (greycircle.players.deletion)
             name = self.user.display_name
             return f"{name} (computer)" if self.ai_level else name
         if self.ai_level:

@@ -32,14 +32,14 @@ from rest_framework.throttling import BaseThrottle
 from accounts import api as accounts_api
 from accounts import guests as guest_accounts
 from accounts.adapter import client_ip
-from accounts.data import account_data_export
-from accounts.deletion import account_delete
 from accounts.errors import AccountPermissionDenied
-from accounts.guests import guest_game_start
 from accounts.models import User
 from accounts.serializers import MeSerializer
 from greycircle.api.schema import error_response
 from greycircle.games import selectors as game_selectors
+from greycircle.players.data import account_data_export
+from greycircle.players.deletion import account_delete
+from greycircle.players.guests import guest_game_start
 from greycircle.players.serializers import (
     AccountDataSerializer,
     AccountDeleteSerializer,

@@ -16,13 +16,13 @@ from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import data, deletion
 from accounts import guests as guest_accounts
 from accounts.adapter import client_ip
 from accounts.errors import AccountError
 from accounts.forms import AccountDeleteForm
-from accounts.guests import DEFAULT_KIND, guest_game_start
 from greycircle.errors import ServiceError
+from greycircle.players import data, deletion
+from greycircle.players.guests import DEFAULT_KIND, guest_game_start
 from greycircle.players.serializers import AccountDataSerializer
 
 # Guests log in without a password; the session remembers the backend that let them in.

@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from accounts.deletion import account_anonymise
 from greycircle.games.services import SeatSpec
+from greycircle.players.deletion import account_anonymise
 from tests.browser.pages import COMPUTER_TURNS_MS, LIVE_WITHIN_MS, game_start, invitation_accept
 from tests.factories import PASSWORD, UserFactory, game_started
 

@@ -7,10 +7,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
-from accounts.deletion import account_anonymise
 from accounts.models import Block
 from greycircle.asgi import application
 from greycircle.moderation.services import users_deactivate
+from greycircle.players.deletion import account_anonymise
 from tests.api.socket_frames import FramesChecked
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
 

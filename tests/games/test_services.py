@@ -9,12 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from accounts.deletion import account_anonymise
 from accounts.models import Block, User
 from greycircle.games import selectors, services, tasks
 from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move
 from greycircle.games.services import SeatSpec
+from greycircle.players.deletion import account_anonymise
 from tests.factories import UserFactory, game_started, let_anyone_invite
 from tests.games.conftest import refusal
 

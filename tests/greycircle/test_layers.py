@@ -44,11 +44,6 @@ ACCOUNTS_MAY_USE = (
     "greycircle.socket_threads",
 )
 
-DELETION = (
-    "account deletion resigns the user's games and erases their rows (to greycircle/players/)"
-)
-GUESTS = "a guest's first game is started with the account (to greycircle/players/)"
-DATA = "the data download gathers the user's games, inbox and ratings (to greycircle/players/)"
 ADMIN = "the user's admin page shows their games, inbox and moderation log"
 PRESENCE = "the friends page and list say who is online (greycircle.notifications.presence)"
 
@@ -62,22 +57,6 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("accounts.admin", "greycircle.moderation.services"): ADMIN,
     ("accounts.admin", "greycircle.notifications.models"): ADMIN,
     ("accounts.api", "greycircle.notifications.presence"): PRESENCE,
-    ("accounts.data", "greycircle.games.models"): DATA,
-    ("accounts.data", "greycircle.games.selectors"): DATA,
-    ("accounts.data", "greycircle.notifications.models"): DATA,
-    ("accounts.data", "greycircle.ratings.models"): DATA,
-    ("accounts.deletion", "greycircle.games.changes"): DELETION,
-    ("accounts.deletion", "greycircle.games.errors"): DELETION,
-    ("accounts.deletion", "greycircle.games.events"): DELETION,
-    ("accounts.deletion", "greycircle.games.invitations"): DELETION,
-    ("accounts.deletion", "greycircle.games.models"): DELETION,
-    ("accounts.deletion", "greycircle.games.services"): DELETION,
-    ("accounts.deletion", "greycircle.notifications.models"): DELETION,
-    ("accounts.deletion", "greycircle.ratings.models"): DELETION,
-    ("accounts.guests", "greycircle.games.errors"): GUESTS,
-    ("accounts.guests", "greycircle.games.models"): GUESTS,
-    ("accounts.guests", "greycircle.games.registry"): GUESTS,
-    ("accounts.guests", "greycircle.games.services"): GUESTS,
     ("accounts.serializers", "greycircle.notifications.presence"): PRESENCE,
     ("accounts.views", "greycircle.notifications.presence"): PRESENCE,
     ("accounts.views", "greycircle.notifications.services"): (

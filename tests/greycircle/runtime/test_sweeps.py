@@ -27,10 +27,10 @@ def only_these_sweeps(monkeypatch):
 
 def test_the_apps_register_their_sweeps_from_ready():
     assert [sweep.name for sweep in sweeps_registered()] == [
-        "idle guests",
         "stalled computer turns",
         "expired invitations",
         "move deadlines",
+        "idle guests",
     ]
 
 

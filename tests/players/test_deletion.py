@@ -6,13 +6,14 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
 
-from accounts import deletion, friends, guests
+from accounts import friends, guests
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.models import Notification
+from greycircle.players import deletion
 from greycircle.ratings.models import PlayerRating
 from tests.factories import PASSWORD, UserFactory, game_started, let_anyone_invite
 

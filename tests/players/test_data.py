@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 
 from accounts import friends
-from accounts.data import account_data_export
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
+from greycircle.players.data import account_data_export
 from tests.factories import game_started
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,7 @@ from greycircle.ratings.models import PlayerRating
 
 def account_data_export(*, user: User) -> dict[str, Any]:
     """`user`'s profile, settings, games, friends, requests, blocks, ratings and notifications
-    (the shape of `accounts.serializers.AccountDataSerializer`)."""
+    (the shape of `greycircle.players.serializers.AccountDataSerializer`)."""
     return {
         "exported_at": timezone.now(),
         "profile": {

@@ -17,6 +17,7 @@ from accounts import guests
 from accounts.models import User
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, GameStatus
+from greycircle.players.guests import guests_remove_idle
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +121,7 @@ def test_a_daily_request_renews_an_app_guest(settings):
     assert timezone.now() - guest.last_login < timedelta(minutes=1)
     renewed = SessionStore(session_key=body["session_token"])
     assert renewed.get_expiry_age() == pytest.approx(30 * 24 * 3600, abs=60)
-    assert guests.guests_remove_idle() == 0
+    assert guests_remove_idle() == 0
 
 
 def test_an_app_guest_upgrades_keeping_its_games_and_its_token():

@@ -21,6 +21,7 @@ from greycircle.games import selectors, services
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec
+from greycircle.players.guests import guest_game_start, guests_remove_idle
 from greycircle.ratings.models import PlayerRating
 from greycircle.ratings.selectors import leaderboard
 from tests.factories import let_anyone_invite
@@ -220,18 +221,18 @@ def away(user: User, *, days: float) -> None:
 
 def test_idle_guests_are_removed_and_active_ones_kept(alice):
     idle_alone = guests.guest_create()
-    _, computer_game = guests.guest_game_start(user=idle_alone)
+    _, computer_game = guest_game_start(user=idle_alone)
     idle_with_people = guests.guest_create()
     table = services.game_create(creator=alice, kind="circles", opponents=[SeatSpec()])
     services.game_join(game_id=table.pk, user=idle_with_people)
     recent = guests.guest_create()
-    _, recent_game = guests.guest_game_start(user=recent)
+    _, recent_game = guest_game_start(user=recent)
     for user in (idle_alone, idle_with_people, alice):
         away(user, days=31)
     away(recent, days=40)
     User.objects.filter(pk=recent.pk).update(last_login=timezone.now() - timedelta(days=2))
 
-    assert guests.guests_remove_idle() == 2
+    assert guests_remove_idle() == 2
 
     # Alone with computers: the guest and their games are gone.
     assert not User.objects.filter(pk=idle_alone.pk).exists()
@@ -250,7 +251,7 @@ def test_idle_guests_are_removed_and_active_ones_kept(alice):
     assert User.objects.get(pk=recent.pk).is_guest
     assert Game.objects.filter(pk=recent_game.pk).exists()
     assert User.objects.get(pk=alice.pk).is_active
-    assert guests.guests_remove_idle() == 0
+    assert guests_remove_idle() == 0
 
 
 def test_a_visit_renews_the_guest(settings):
@@ -264,6 +265,6 @@ def test_a_visit_renews_the_guest(settings):
 
     guest.refresh_from_db()
     assert timezone.now() - guest.last_login < timedelta(minutes=1)
-    assert guests.guests_remove_idle() == 0
+    assert guests_remove_idle() == 0
     settings.GUESTS_IDLE_DAYS = 0.5
-    assert guests.guests_remove_idle(now=timezone.now() + timedelta(days=1)) == 1
+    assert guests_remove_idle(now=timezone.now() + timedelta(days=1)) == 1
