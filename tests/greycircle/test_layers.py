@@ -44,18 +44,9 @@ ACCOUNTS_MAY_USE = (
     "greycircle.socket_threads",
 )
 
-ADMIN = "the user's admin page shows their games, inbox and moderation log"
 PRESENCE = "the friends page and list say who is online (greycircle.notifications.presence)"
 
 KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-    ("accounts.admin", "greycircle.games.models"): ADMIN,
-    ("accounts.admin", "greycircle.moderation.errors"): ADMIN,
-    ("accounts.admin", "greycircle.moderation.forms"): ADMIN,
-    ("accounts.admin", "greycircle.moderation.models"): ADMIN,
-    ("accounts.admin", "greycircle.moderation.pages"): ADMIN,
-    ("accounts.admin", "greycircle.moderation.selectors"): ADMIN,
-    ("accounts.admin", "greycircle.moderation.services"): ADMIN,
-    ("accounts.admin", "greycircle.notifications.models"): ADMIN,
     ("accounts.api", "greycircle.notifications.presence"): PRESENCE,
     ("accounts.serializers", "greycircle.notifications.presence"): PRESENCE,
     ("accounts.views", "greycircle.notifications.presence"): PRESENCE,

@@ -9,7 +9,7 @@ from django.utils import timezone
 from accounts.models import User
 from greycircle.games.services import SeatSpec
 from greycircle.moderation.models import ModerationAction
-from tests.accounts.user_admin import (
+from tests.players.user_admin import (
     REASON,
     change_url,
     message_texts,

@@ -1,4 +1,4 @@
-"""Driving the user admin's list, actions and pages as staff do (tests/accounts/test_admin*)."""
+"""Driving the user admin's list, actions and pages as staff do (tests/players/test_admin*)."""
 
 from django.contrib.messages import get_messages
 
