@@ -6,20 +6,14 @@ after checking that the game is over and that whoever asks may (greycircle.games
 `analysis_request` creates the `CirclesAnalysis` of a game once and queues `analysis_run`, within
 each player's limits: `ANALYSES_IN_PROGRESS` at a time and `ANALYSES_PER_DAY` in any 24 hours
 (asking for an analysis somebody already asked for is free). Each run analyses positions for
-about `RUN_SECONDS`, saves them and, if the game is not done, queues the next run. The runs are
-background work (greycircle.games.tasks.BACKGROUND_PRIORITY): a run gives its worker back as
-soon as another task has waited a moment for a worker (none other was free), even halfway
-through a position (`Interrupted`), which the next run analyses again. Each position's analysis
-depends on nothing but the position (`circles.analysis`), so runs may stop anywhere, and a run
-that finds its positions already saved by another drops its own.
+about `RUN_SECONDS`, saves them and, if the game is not done, queues the next run
+(`circles.analysis_runs`, where the runs are described).
 """
 
 from __future__ import annotations
 
-import logging
 import math
 from datetime import timedelta
-from time import perf_counter
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -27,25 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from circles import tasks
-from circles.analysis import (
-    Budget,
-    Interrupted,
-    analysis_summary,
-    game_positions,
-    position_analyse,
-)
+from circles.analysis import analysis_summary
+from circles.analysis_runs import game_moves
 from circles.models import AnalysisStatus, CirclesAnalysis
-from circles.rules import RULES
-from greycircle.games import tasks as game_tasks
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game
 
-logger = logging.getLogger(__name__)
-
-RUN_SECONDS = 1.0
-"""Each run of the task analyses positions for about this long, unless another task waits."""
-YIELD_CHECK_SECONDS = 0.05
-"""How often a run asks whether another task waits for its worker."""
 ANALYSES_IN_PROGRESS = 2
 """Analyses a player may have waiting or being computed at once."""
 ANALYSES_PER_DAY = 10
@@ -54,13 +35,6 @@ DAY = timedelta(days=1)
 SECONDS_PER_MOVE = 0.3
 """About how long a move's analysis takes (for the `retry_after` of a player at the limit)."""
 NOT_REQUESTED = "not_requested"
-BUDGET = Budget()
-"""How hard the engine looks at each position: the defaults of circles.analysis."""
-
-
-def _game_moves(game: Game) -> tuple[int, ...]:
-    """The squares played in `game`, in order (its record)."""
-    return RULES.decode(game.state).record
 
 
 def analysis_json(*, game: Game, analysis: CirclesAnalysis | None) -> dict[str, Any]:
@@ -70,7 +44,7 @@ def analysis_json(*, game: Game, analysis: CirclesAnalysis | None) -> dict[str, 
             "kind": game.kind,
             "status": NOT_REQUESTED,
             "analysed": 0,
-            "total": len(_game_moves(game)),
+            "total": len(game_moves(game)),
             "requested_at": None,
             "completed_at": None,
             "positions": [],
@@ -113,7 +87,7 @@ def analysis_request(*, game: Game, user: Any) -> dict[str, Any]:
         _limits_check(user=user, again=analysis)
         if analysis is None:
             analysis = CirclesAnalysis.objects.create(
-                game=game, total=len(_game_moves(game)), requested_by=user
+                game=game, total=len(game_moves(game)), requested_by=user
             )
         else:
             # What was analysed stays: the task goes on from there.
@@ -171,64 +145,3 @@ def _in_words(seconds: int) -> str:
         return f"{hours} hour{'s' if hours != 1 else ''}"
     minutes = math.ceil(seconds / 60)
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
-class _OthersWaiting:
-    """`interrupt` of `position_analyse`: true once another task has waited for a worker (asked
-    of the database at most every YIELD_CHECK_SECONDS), and from then on."""
-
-    def __init__(self) -> None:
-        self.asked_at = -math.inf
-        self.waiting = False
-
-    def __call__(self) -> bool:
-        if not self.waiting and perf_counter() - self.asked_at >= YIELD_CHECK_SECONDS:
-            self.asked_at = perf_counter()
-            self.waiting = game_tasks.foreground_waiting()
-        return self.waiting
-
-
-def analysis_continue(*, game_id: int) -> bool:
-    """Analyse the next positions of `game_id`'s pending analysis for about `RUN_SECONDS` (less
-    if another task waits for a worker), save them, and queue the next run if some are left.
-    True once the analysis is complete."""
-    seconds, budget = RUN_SECONDS, BUDGET
-    analysis = CirclesAnalysis.objects.select_related("game").filter(game_id=game_id).first()
-    if analysis is None or analysis.status != AnalysisStatus.PENDING:
-        return analysis is not None and analysis.status == AnalysisStatus.READY
-    start = len(analysis.positions)
-    began = perf_counter()
-    others_waiting = _OthersWaiting()
-    found: list[dict[str, Any]] = []
-    try:
-        positions = game_positions(_game_moves(analysis.game))
-        for number in range(start + 1, len(positions) + 1):
-            position, square = positions[number - 1]
-            found.append(
-                position_analyse(
-                    position, square, number=number, budget=budget, interrupt=others_waiting
-                )
-            )
-            if perf_counter() - began >= seconds or others_waiting():
-                break
-    except Interrupted:
-        pass  # the next run analyses that position again, from the start
-    except Exception:
-        logger.exception("the analysis of game %s failed", game_id)
-        CirclesAnalysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.FAILED)
-        raise
-    spent = perf_counter() - began
-    with transaction.atomic():
-        analysis = CirclesAnalysis.objects.select_for_update().get(pk=analysis.pk)
-        if analysis.status != AnalysisStatus.PENDING or len(analysis.positions) != start:
-            return analysis.status == AnalysisStatus.READY  # another run saved these first
-        analysis.positions = [*analysis.positions, *found]
-        analysis.seconds += spent
-        done = len(analysis.positions) >= analysis.total
-        if done:
-            analysis.status = AnalysisStatus.READY
-            analysis.completed_at = timezone.now()
-        else:
-            tasks.analysis_enqueue(game_id=game_id)  # with the save: pending, so queued
-        analysis.save()
-    return done

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
+from circles import analysis_runs
 from greycircle.games.tasks import BACKGROUND_PRIORITY
 
 ANALYSIS_PRIORITY = BACKGROUND_PRIORITY
@@ -14,10 +15,8 @@ greycircle.games.tasks.BACKGROUND_PRIORITY)."""
 
 @task(priority=ANALYSIS_PRIORITY)
 def analysis_run(game_id: int) -> bool:
-    """Analyse the next positions of game `game_id` (see circles.services); True when done."""
-    from circles import services  # services enqueue this task: import at call time
-
-    return services.analysis_continue(game_id=game_id)
+    """Analyse the next positions of game `game_id` (circles.analysis_runs); True when done."""
+    return analysis_runs.analysis_continue(game_id=game_id, queue_next=analysis_enqueue)
 
 
 def analysis_enqueue(*, game_id: int) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from circles import services, tasks
+from circles import analysis_runs, services, tasks
 from circles.analysis import (
     Budget,
     Interrupted,
@@ -153,8 +153,8 @@ def test_an_illegal_move_is_refused():
 @pytest.fixture
 def small_runs(monkeypatch):
     """Each run of the task analyses one position, cheaply."""
-    monkeypatch.setattr(services, "BUDGET", SMALL)
-    monkeypatch.setattr(services, "RUN_SECONDS", 0)
+    monkeypatch.setattr(analysis_runs, "BUDGET", SMALL)
+    monkeypatch.setattr(analysis_runs, "RUN_SECONDS", 0)
 
 
 def finished_game(user, record: str = WIPE_OUT) -> Game:
@@ -228,7 +228,7 @@ def test_no_totals_until_the_whole_game_is_analysed_only_how_far_it_is(
     client = client_for(alice)
     url = f"/api/v1/games/{finished.pk}/analysis/"
     client.post(url)
-    services.analysis_continue(game_id=finished.pk)
+    tasks.analysis_run.call(finished.pk)
 
     pending = client.get(url).json()
 
@@ -247,13 +247,13 @@ def test_no_totals_until_the_whole_game_is_analysed_only_how_far_it_is(
 @pytest.mark.django_db
 def test_a_run_that_finds_its_positions_saved_by_another_drops_its_own(finished, alice, small_runs):
     services.analysis_request(game=finished, user=alice)
-    assert services.analysis_continue(game_id=finished.pk) is False
+    assert tasks.analysis_run.call(finished.pk) is False
     saved = CirclesAnalysis.objects.get()
     assert len(saved.positions) == 1
     # A second run of the same step (a duplicate in the queue) comes after the first saved.
     saved.positions = saved.positions * 2
     saved.save()
-    assert services.analysis_continue(game_id=finished.pk) is False
+    assert tasks.analysis_run.call(finished.pk) is False
     assert len(CirclesAnalysis.objects.get().positions) == 3
 
 
@@ -266,7 +266,7 @@ def test_a_failed_analysis_is_queued_again_when_asked_for(
     def broken(*args, **kwargs):
         raise RuntimeError("engine trouble")
 
-    monkeypatch.setattr(services, "position_analyse", broken)
+    monkeypatch.setattr(analysis_runs, "position_analyse", broken)
     run_tasks()
     assert CirclesAnalysis.objects.get().status == AnalysisStatus.FAILED
     assert services.analysis_get(game=finished)["status"] == "failed"
@@ -443,14 +443,14 @@ def test_a_run_gives_its_worker_to_a_task_that_no_other_worker_took(finished, al
     # Just queued (for less than BACKGROUND_YIELD_SECONDS): an idle worker takes it. The run
     # goes on.
     waiting.update(enqueued_at=timezone.now() + timedelta(hours=1))
-    assert services.analysis_continue(game_id=finished.pk) is False
+    assert tasks.analysis_run.call(finished.pk) is False
     assert len(CirclesAnalysis.objects.get().positions) == 1
     queued_before = queued_runs()
     # It has waited: no worker was free.
     waited = timedelta(seconds=game_tasks.BACKGROUND_YIELD_SECONDS + 1)
     waiting.update(enqueued_at=timezone.now() - waited)
 
-    assert services.analysis_continue(game_id=finished.pk) is False
+    assert tasks.analysis_run.call(finished.pk) is False
 
     analysis = CirclesAnalysis.objects.get()
     assert (analysis.status, len(analysis.positions)) == (AnalysisStatus.PENDING, 1)
@@ -461,7 +461,7 @@ def test_a_run_gives_its_worker_to_a_task_that_no_other_worker_took(finished, al
 def test_a_computer_turn_is_played_while_an_analysis_runs_on_the_only_worker(alice, monkeypatch):
     """One worker, in the middle of a run that would analyse a whole game: a computer's turn
     queued then is played before the analysis is done."""
-    monkeypatch.setattr(services, "RUN_SECONDS", math.inf)
+    monkeypatch.setattr(analysis_runs, "RUN_SECONDS", math.inf)
     game = finished_game(alice, random_record(seed=7))
     services.analysis_request(game=game, user=alice)
     worker = TaskWorker(

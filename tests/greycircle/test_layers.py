@@ -69,9 +69,6 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
         "the computer's turn task imports the services that queue it, the game events the inbox"
         " that tells players (issue 20, section 2)"
     ),
-    frozenset({"circles.services", "circles.tasks"}): (
-        "the analysis services queue circles.tasks, whose task runs them"
-    ),
 }
 
 
