@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -188,6 +188,18 @@ def turn_waits_for(*, game: Game, seat: int | None) -> bool:
         and game.status == GameStatus.ACTIVE
         and game.to_move == seat
         and game.seats.all()[seat].is_person
+    )
+
+
+def summary_waits_for_viewer(*, summary: Mapping[str, Any]) -> bool:
+    """`turn_waits_for` on a game list's entry (`game_summary_for`): whether the game waits on
+    the viewer it was summarised for."""
+    you = summary["you"]
+    return (
+        you is not None
+        and summary["status"] == GameStatus.ACTIVE
+        and summary["to_move"] == you
+        and not summary["seats"][you]["taken_over"]
     )
 
 

@@ -19,6 +19,7 @@ from accounts import friends
 from accounts.errors import AccountError
 from accounts.models import User
 from greycircle.games import registry, results
+from greycircle.games import selectors as game_selectors
 from greycircle.games.models import GameStatus
 from greycircle.profiles import selectors
 
@@ -38,9 +39,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             **game,
             "title": registry.get(game["kind"]).title,
             "status_label": GameStatus(game["status"]).label,
-            "your_turn": game["status"] == GameStatus.ACTIVE
-            and game["you"] is not None
-            and game["to_move"] == game["you"],
+            "your_turn": game_selectors.summary_waits_for_viewer(summary=game),
             "result": results.game_result_for(
                 kind=game["kind"],
                 status=game["status"],

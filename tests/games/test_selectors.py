@@ -247,3 +247,16 @@ def test_a_game_does_not_wait_on_a_player_whose_seat_a_computer_took_over(alice,
     game.seats.filter(index=0).update(ai_level="normal", taken_over_at=timezone.now())
 
     assert not selectors.turn_waits_for(game=Game.objects.get(pk=game.pk), seat=0)
+
+
+def test_a_list_entry_says_whether_the_game_waits_on_its_viewer(alice, bob):
+    game = new_game(alice, SeatSpec(user=bob))
+
+    def waits_for(viewer):
+        summary = selectors.game_summary_for(game=Game.objects.get(pk=game.pk), viewer=viewer)
+        return selectors.summary_waits_for_viewer(summary=summary)
+
+    assert waits_for(alice)
+    assert not waits_for(bob)
+    game.seats.filter(index=0).update(ai_level="normal", taken_over_at=timezone.now())
+    assert not waits_for(alice)  # a computer plays alice's seat now
