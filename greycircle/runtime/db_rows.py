@@ -8,10 +8,11 @@ compiler's converter step (`connection.ops.get_db_converters` and the column's
 `Model.save_base` does around an INSERT or UPDATE. Every one of these names is in Django 6.0 and
 6.1 too (checked on 6.1.3: tests/greycircle/runtime/test_db_rows.py passes; UPGRADING.md, "Path to
 Python 3.12 / Django 6"); the INSERT's `RETURNING` clause is written here, since Django renamed
-the method that writes it (`ops.return_insert_columns` in 5.2, `ops.returning_columns` in 6.0). Why:
-compiling costs ≈0.2 ms of CPU for a user by primary key and ≈0.5 ms for a game with its seats,
-against ≈0.04 ms for SQL written once; with it a move costs 5.1 ms of CPU on PostgreSQL + Redis and
-3.25 ms on SQLite (commits 719df64, 8615f55).
+the method that writes it (`ops.return_insert_columns` in 5.2, `ops.returning_columns` in 6.0),
+and an UPDATE that finds no row raises what `save()` raises (`DatabaseError`; since 6.0 the
+model's `NotUpdated`, a subclass). Why: compiling costs ≈0.2 ms of CPU for a user by primary key
+and ≈0.5 ms for a game with its seats, against ≈0.04 ms for SQL written once; with it a move costs
+5.1 ms of CPU on PostgreSQL + Redis and 3.25 ms on SQLite (commits 719df64, 8615f55).
 
 Django compiles a query's SQL again each time it runs it, and on the hot paths that costs more
 CPU than the query: ≈0.2 ms for a user by primary key, ≈0.5 ms for a game joined to its seats
@@ -129,7 +130,9 @@ def row_update(instance: models.Model, fields: Sequence[str]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
         if cursor.rowcount != 1:
-            raise DatabaseError("Save with update_fields did not affect any rows.")
+            # What save() raises: the model's NotUpdated since Django 6.0 (a DatabaseError).
+            not_updated = getattr(model, "NotUpdated", DatabaseError)
+            raise not_updated("Save with update_fields did not affect any rows.")
     post_save.send(
         sender=model,
         instance=instance,

@@ -1,7 +1,7 @@
 """Rows read and written by SQL written once are the rows and instances the ORM reads and writes."""
 
 import pytest
-from django.db import DatabaseError, connections
+from django.db import DatabaseError, connections, transaction
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 
@@ -100,8 +100,12 @@ def test_an_update_of_a_row_that_is_gone_fails_as_save_does(alice, bob):
 
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     Game.objects.filter(pk=game.pk).delete()
-    with pytest.raises(DatabaseError, match="did not affect any rows"):
+    with pytest.raises(DatabaseError) as by_save, transaction.atomic():
+        game.save(update_fields=["state"])  # (it marks its transaction for rollback)
+    with pytest.raises(DatabaseError, match="did not affect any rows") as by_row_update:
         row_update(game, ["state"])
+    # The same class: DatabaseError on Django 5.2, the model's NotUpdated since 6.0.
+    assert type(by_row_update.value) is type(by_save.value)
 
 
 def test_inserts_and_updates_send_the_model_signals(alice, bob):
