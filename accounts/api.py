@@ -40,7 +40,7 @@ from accounts.serializers import (
 from accounts.services import user_settings_update
 from greycircle.api.schema import error_response
 from greycircle.converters import ROW_ID_SCHEMA
-from greycircle.notifications.presence import users_online
+from greycircle.presence import users_online
 
 
 # Me and my settings. `/api/v1/me/` is greycircle.players.api.MeView, which adds deleting my

@@ -8,7 +8,7 @@ from rest_framework.settings import api_settings
 
 from accounts.forms import GuestUpgradeForm
 from accounts.models import FriendRequest, Friendship, User
-from greycircle.notifications.presence import user_is_online
+from greycircle.presence import user_is_online
 
 
 class MeSerializer(serializers.ModelSerializer):

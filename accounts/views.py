@@ -16,8 +16,8 @@ from accounts import friends, guests, selectors
 from accounts.errors import AccountError
 from accounts.forms import GuestUpgradeForm, UsernameForm, UserSettingsForm
 from accounts.services import user_settings_update
-from greycircle.notifications.presence import users_online
 from greycircle.notifications.services import notifications_read_for_friends
+from greycircle.presence import users_online
 
 
 @login_required

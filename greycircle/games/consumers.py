@@ -3,7 +3,7 @@
 `ws/games/{id}/` sends the viewer's envelope on connect and after every change; a client that sees
 a version gap refetches. `ws/me/` carries the user's notifications and their unread count. While
 a signed-in user has a socket of either kind open they are online
-(greycircle.notifications.presence).
+(greycircle.presence).
 
 Every socket is accepted first, so that a refusal reaches the client as a close code:
 
@@ -44,9 +44,9 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from redis.exceptions import RedisError
 
+from greycircle import presence
 from greycircle.api.jsonlimits import JsonRejected, json_loads_limited
 from greycircle.games import events, selectors
-from greycircle.notifications import presence
 from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.outages import REDIS_ERRORS, Outage
 from greycircle.socket_threads import run_for_socket, run_shared

@@ -26,7 +26,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from greycircle.notifications import presence
+from greycircle import presence
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from accounts.selectors import (
 from greycircle.games import registry, selectors
 from greycircle.games.models import GameStatus, Seat
 from greycircle.games.results import seat_result
-from greycircle.notifications.presence import user_is_online
+from greycircle.presence import user_is_online
 from greycircle.ratings.selectors import ratings_of
 
 RECENT_GAMES = 10

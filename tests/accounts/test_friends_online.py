@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import Friendship
 from greycircle.notifications.models import Notification, NotificationKind
-from greycircle.notifications.presence import presence_socket_closed, presence_socket_opened
+from greycircle.presence import presence_socket_closed, presence_socket_opened
 from tests.notifications.conftest import notify
 
 pytestmark = pytest.mark.django_db

@@ -41,15 +41,12 @@ ACCOUNTS_MAY_USE = (
     "greycircle.runtime",
     "greycircle.converters",
     "greycircle.admin_base",
+    "greycircle.presence",
     "greycircle.socket_threads",
 )
 
-PRESENCE = "the friends page and list say who is online (greycircle.notifications.presence)"
 
 KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-    ("accounts.api", "greycircle.notifications.presence"): PRESENCE,
-    ("accounts.serializers", "greycircle.notifications.presence"): PRESENCE,
-    ("accounts.views", "greycircle.notifications.presence"): PRESENCE,
     ("accounts.views", "greycircle.notifications.services"): (
         "the friends page marks its notifications read"
     ),

@@ -47,7 +47,7 @@ def people_game(tictactoe, alice, bob, deliver_notifications):
 
 @pytest.fixture
 def online():
-    """Mark a user as online: they have a live socket (greycircle.notifications.presence)."""
+    """Mark a user as online: they have a live socket (greycircle.presence)."""
     from django.core.cache import cache
 
     def mark(user) -> None:

@@ -11,9 +11,9 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from greycircle import presence
 from greycircle.asgi import application
-from greycircle.notifications import presence
-from greycircle.notifications.presence import (
+from greycircle.presence import (
     presence_key,
     presence_socket_alive,
     presence_socket_closed,

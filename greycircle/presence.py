@@ -10,6 +10,12 @@ restarted) or went below one while the socket lives.
 
 Reading costs one cache round trip, however many users are asked about (`get_many`). Without a
 cache (Redis down: greycircle.runtime.cache fails open) everybody reads as offline.
+
+Why here, in the platform's plumbing, and not in greycircle.notifications: presence counts
+sockets and knows no inbox, game or rating. The friends list (accounts' page and API) says who is
+online, the inbox's mail skips players who are on the site, profiles show it: all of them read it
+from below, so accounts may (docs/architecture.md, "Layers"). Moving the friends pages and API up
+into greycircle.players instead would have split accounts' friends in two for one cache read.
 """
 
 from __future__ import annotations
