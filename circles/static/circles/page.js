@@ -4,13 +4,25 @@
 
 import { svg } from "greycircle/dom";
 
+/** @typedef {import("types/page").Schemas["CirclesGame"]} CirclesGame */
+/** @typedef {import("types/page").Shown<CirclesGame>} Shown */
+/** @typedef {import("types/page").AnalysisPosition} AnalysisPosition */
+
 const FILES = "abcdefgh";
 const COLOURS = ["white", "black"];
 // How a game of Circles is won (the status line: "Game over: You win on discs.").
+/** @type {Record<string, string>} */
 const OUTCOMES = { more_discs: "on discs", tie: "" };
+/** @type {Record<string, string>} */
+const CELL_WORDS = { W: "white", B: "black", ".": "empty" };
 
-const squareName = (col, row) => `${FILES[col]}${row + 1}`;
+const squareName = (/** @type {number} */ col, /** @type {number} */ row) => `${FILES[col]}${row + 1}`;
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("types/page").PageContext<CirclesGame>} context
+ * @returns {import("types/page").Renderer<CirclesGame>}
+ */
 export function mount(container, context) {
   const board = svg("svg", {
     viewBox: "-0.55 -0.55 8.6 8.6",
@@ -19,14 +31,18 @@ export function mount(container, context) {
     tabindex: "0",
     "aria-label": "Circles board. Arrow keys move the cursor, Enter plays.",
   });
+  /** @type {SVGRectElement[]} */
   const squares = [];
+  /** @type {SVGCircleElement[]} */
   const discs = [];
+  /** @type {SVGCircleElement[]} */
   const hints = [];
   for (let i = 0; i < 8; i += 1) {
-    board.append(svg("text", { x: i + 0.5, y: -0.18, class: "circles-board__label" }));
-    board.lastChild.textContent = FILES[i];
-    board.append(svg("text", { x: -0.3, y: i + 0.62, class: "circles-board__label" }));
-    board.lastChild.textContent = String(i + 1);
+    const file = svg("text", { x: i + 0.5, y: -0.18, class: "circles-board__label" });
+    file.textContent = FILES[i];
+    const rank = svg("text", { x: -0.3, y: i + 0.62, class: "circles-board__label" });
+    rank.textContent = String(i + 1);
+    board.append(file, rank);
   }
   for (let row = 0; row < 8; row += 1) {
     for (let col = 0; col < 8; col += 1) {
@@ -55,23 +71,30 @@ export function mount(container, context) {
   container.append(board, cursorLabel);
 
   let cursorAt = { col: 3, row: 3 };
+  /** @type {Shown | null} */
   let current = null;
 
+  /** @param {string} name */
   function choose(name) {
     context.play({ square: name });
   }
 
+  /**
+   * @param {number} col
+   * @param {number} row
+   */
   function placeCursor(col, row) {
     cursorAt = { col: (col + 8) % 8, row: (row + 8) % 8 };
-    cursor.setAttribute("x", cursorAt.col);
-    cursor.setAttribute("y", cursorAt.row);
+    cursor.setAttribute("x", String(cursorAt.col));
+    cursor.setAttribute("y", String(cursorAt.row));
     const name = squareName(cursorAt.col, cursorAt.row);
     const cell = current?.state ? current.state.board[cursorAt.row][cursorAt.col] : ".";
-    cursorLabel.textContent = `${name}: ${{ W: "white", B: "black", ".": "empty" }[cell]}`;
+    cursorLabel.textContent = `${name}: ${CELL_WORDS[cell]}`;
   }
 
   board.addEventListener("keydown", (event) => {
     board.classList.add("circles-board--keyboard");
+    /** @type {Record<string, [number, number]>} */
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (moves[event.key]) {
       event.preventDefault();
@@ -121,7 +144,7 @@ export function mount(container, context) {
           hints[index].classList.toggle("circles-board__hint--legal", legal.has(name));
           squares[index].setAttribute(
             "aria-label",
-            `${name} ${{ W: "white", B: "black", ".": "empty" }[cell]}${legal.has(name) ? ", legal move" : ""}`,
+            `${name} ${CELL_WORDS[cell]}${legal.has(name) ? ", legal move" : ""}`,
           );
         }
       }
@@ -143,7 +166,7 @@ export function mount(container, context) {
         return `${who} (${COLOURS[seat]}) had no legal move and passed.`;
       });
     },
-    describeMove(entry, envelope) {
+    describeMove(entry) {
       const who = COLOURS[entry.seat][0].toUpperCase() + COLOURS[entry.seat].slice(1);
       const flips = entry.flipped?.length ?? 0;
       let line = `${entry.number}. ${who} ${entry.square} (${flips} flipped)`;
@@ -164,7 +187,7 @@ export function mount(container, context) {
         if (position.forced) return `${played}: the only move (${margin(position, position.played_score)}).`;
         return `${played}: the best move (${margin(position, position.played_score)}).`;
       }
-      const what = { mistake: ": a mistake", blunder: ": a blunder" }[position.mark] ?? "";
+      const what = position.mark ? MARK_WORDS[position.mark] : "";
       return (
         `${played} lost ${discCount(position.loss)}${what} ` +
         `(${margin(position, position.played_score)}; ${position.best} kept ${margin(position, position.best_score)}).`
@@ -182,9 +205,15 @@ export function mount(container, context) {
   };
 }
 
-const discCount = (count) => `${count} disc${count === 1 ? "" : "s"}`;
+const MARK_WORDS = { mistake: ": a mistake", blunder: ": a blunder" };
 
-/** A final disc margin for the player who moved: "+4", "-2", "even"; "≈" where estimated. */
+const discCount = (/** @type {number} */ count) => `${count} disc${count === 1 ? "" : "s"}`;
+
+/**
+ * A final disc margin for the player who moved: "+4", "-2", "even"; "≈" where estimated.
+ * @param {AnalysisPosition} position
+ * @param {number} score
+ */
 function margin(position, score) {
   const value = score === 0 ? "even" : `${score > 0 ? "+" : "−"}${Math.abs(score)}`;
   return position.exact ? value : `≈${value}`;

@@ -7,19 +7,27 @@ import { mount } from "circles/page";
 const SVG = "http://www.w3.org/2000/svg";
 const FILES = "abcdefgh";
 
-drawDiagrams((container, diagram, context) => {
+/**
+ * circles/rules_page.py: a position, with the discs a move flipped (`marks`) ringed.
+ * @typedef {object} Diagram
+ * @property {import("types/page").Schemas["CirclesGame"]} envelope
+ * @property {boolean} helpers
+ * @property {string[]} [marks]
+ */
+
+drawDiagrams((container, /** @type {Diagram} */ diagram, context) => {
   const renderer = mount(container, context);
   renderer.render(diagram.envelope, null);
-  const board = container.querySelector(".circles-board");
+  const board = /** @type {SVGSVGElement} */ (container.querySelector(".circles-board"));
   board.removeAttribute("tabindex");
   board.classList.add("circles-board--diagram");
   for (const square of diagram.marks ?? []) {
     const col = FILES.indexOf(square[0]);
     const row = Number(square.slice(1)) - 1;
     const ring = document.createElementNS(SVG, "circle");
-    ring.setAttribute("cx", col + 0.5);
-    ring.setAttribute("cy", row + 0.5);
-    ring.setAttribute("r", 0.45);
+    ring.setAttribute("cx", String(col + 0.5));
+    ring.setAttribute("cy", String(row + 0.5));
+    ring.setAttribute("r", "0.45");
     ring.setAttribute("class", "circles-board__mark");
     ring.dataset.square = square;
     board.append(ring);

@@ -2,20 +2,43 @@
 // through them with the arrow keys) and placing one. It changes the page's shared state (`ui`)
 // and asks the view (board-view.js) to draw; where a piece may go comes only from ui.legal.
 
+/** @typedef {import("cirkis/board-view").Placement} Placement */
+/** @typedef {import("cirkis/board-view").Point} Point */
+/** @typedef {import("cirkis/board-view").PieceKey} PieceKey */
+
+/** @type {Record<string, number>} */
 const STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
-/** Listens to the view's board, tray and bar buttons; `play` sends a placement to the server. */
+/**
+ * Listens to the view's board, tray and bar buttons; `play` sends a placement to the server.
+ * @param {object} parts
+ * @param {import("cirkis/board-view").BoardView} parts.view
+ * @param {import("cirkis/board-view").BoardUi} parts.ui
+ * @param {Record<string, import("cirkis/board-view").Piece>} parts.pieces by key
+ * @param {Point[]} parts.centres of the fields, by id
+ * @param {(move: import("types/page").Schemas["CirKisMoveRequest"]) => Promise<void>} parts.play
+ */
 export function boardInput({ view, ui, pieces, centres, play }) {
   const { board, hint, otherFit, placeButton, trayList } = view;
 
-  // The fits of the chosen piece covering `id`, nearest (to `at`) first.
+  /**
+   * The fits of the chosen piece covering `id`, nearest (to `at`) first.
+   * @param {number} id
+   * @param {Point | null | undefined} at
+   */
   function fitsAt(id, at) {
-    const moves = (ui.legal.byPiece.get(ui.chosen) ?? []).filter((move) => move.fields.includes(id));
+    const chosen = /** @type {PieceKey} */ (ui.chosen); // only asked for with a piece chosen
+    const moves = (ui.legal.byPiece.get(chosen) ?? []).filter((move) => move.fields.includes(id));
     const [x, y] = at ?? centres[id];
-    const distance = (move) => (move.centre[0] - x) ** 2 + (move.centre[1] - y) ** 2;
+    const distance = (/** @type {Placement} */ move) => (move.centre[0] - x) ** 2 + (move.centre[1] - y) ** 2;
     return moves.sort((a, b) => distance(a) - distance(b));
   }
 
+  /**
+   * Where the pointer is, in the board's coordinates.
+   * @param {MouseEvent} event
+   * @returns {Point | null}
+   */
   function boardPoint(event) {
     const matrix = board.getScreenCTM();
     if (!matrix) return null;
@@ -23,11 +46,13 @@ export function boardInput({ view, ui, pieces, centres, play }) {
     return [point.x, point.y];
   }
 
+  /** @param {Event} event */
   function fieldOf(event) {
-    const id = event.target?.dataset?.field;
+    const id = /** @type {SVGElement | null} */ (event.target)?.dataset?.field;
     return id === undefined ? null : Number(id);
   }
 
+  /** @param {PieceKey} key */
   function choose(key) {
     if (!ui.myTurn()) return;
     ui.chosen = ui.chosen === key ? null : key;
@@ -36,6 +61,11 @@ export function boardInput({ view, ui, pieces, centres, play }) {
     view.redraw();
   }
 
+  /**
+   * @param {number} id
+   * @param {Point | null | undefined} at
+   * @param {number} [step]
+   */
   function showFit(id, at, step = 0) {
     const fits = fitsAt(id, at);
     if (!fits.length) {
@@ -50,6 +80,7 @@ export function boardInput({ view, ui, pieces, centres, play }) {
     view.drawBar();
   }
 
+  /** @param {Placement} move */
   async function place(move) {
     if (ui.busy || !ui.myTurn()) return;
     ui.busy = true;
@@ -64,8 +95,8 @@ export function boardInput({ view, ui, pieces, centres, play }) {
 
   // The tray is drawn anew on each render: one listener on it serves every piece button.
   trayList.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-piece]");
-    if (button && !button.disabled) choose(button.dataset.piece);
+    const button = /** @type {Element} */ (event.target).closest(/** @type {"button"} */ ("[data-piece]"));
+    if (button && !button.disabled) choose(/** @type {PieceKey} */ (button.dataset.piece));
   });
 
   board.addEventListener("pointerdown", (event) => {
@@ -84,7 +115,9 @@ export function boardInput({ view, ui, pieces, centres, play }) {
     const id = fieldOf(event);
     if (id === null || !ui.myTurn()) return;
     if (!ui.chosen) {
-      if (ui.current.state.owners[id] === null) hint.textContent = "Choose a piece in your tray first.";
+      // Only a game in play is anyone's turn: it has a state.
+      const state = /** @type {import("cirkis/board-view").Placing} */ (ui.current).state;
+      if (state.owners[id] === null) hint.textContent = "Choose a piece in your tray first.";
       return;
     }
     if (ui.preview && ui.preview.move.fields.includes(id)) {

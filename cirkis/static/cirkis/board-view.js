@@ -4,11 +4,69 @@
 
 import { svg, textElement as html } from "greycircle/dom";
 
+/** @typedef {import("types/page").Schemas} Schemas */
+/** @typedef {Schemas["CirKisGame"]} CirKisGame */
+/** @typedef {import("types/page").Shown<CirKisGame>} Shown */
+/** @typedef {Shown & {state: Schemas["CirKisState"]}} Placing a game whose pieces are being placed */
+/** @typedef {Schemas["CirKisPieceEnum"]} PieceKey */
+/** @typedef {[number, number]} Point */
+/**
+ * The board's geometry: the kind's fixed data (cirkis/client.py `client_data`, "kind-data").
+ * @typedef {object} BoardData
+ * @property {Point[]} rim the decagon
+ * @property {{kind: string, points: Point[], shape: string | null, ring: boolean}[]} fields by id
+ * @property {Shape[]} shapes
+ * @property {{fields: number[], outline: Point[]}} center_ring
+ * @property {Piece[]} pieces
+ */
+/** @typedef {{label: string, kind: string, name: string, head: Point, fields: number[], outline: Point[]}} Shape */
+/** @typedef {{key: PieceKey, name: string, per_set: number, icon: Point[][]}} Piece */
+/** A legal placement, with the centre of its fields (the fit nearest the pointer is shown). */
+/** @typedef {{piece: PieceKey, fields: number[], centre: Point}} Placement */
+/**
+ * The placement shown in place: `anchor` the field pointed at, fit `index` of `count` there.
+ * @typedef {object} Preview
+ * @property {Placement} move
+ * @property {number} anchor
+ * @property {number} index
+ * @property {number} count
+ * @property {Point | null | undefined} [at] where the pointer was (none: stepped to with the keyboard)
+ * @property {boolean} [keyboard]
+ */
+/**
+ * What the page knows (cirkis/page.js makes it), shared by the view (which reads it) and the
+ * input (which changes it).
+ * @typedef {object} BoardUi
+ * @property {Shown | null} current the newest envelope
+ * @property {PieceKey | null} chosen
+ * @property {Preview | null} preview
+ * @property {{all: Placement[], byPiece: Map<PieceKey, Placement[]>}} legal
+ * @property {boolean} busy a placement is being sent
+ * @property {"mouse" | "touch"} lastPointer
+ * @property {number} cycle which of the fits under the pointer is shown
+ * @property {() => number | null} mySeat
+ * @property {() => boolean} myTurn
+ */
+/**
+ * How the page words seats, shapes and completions (cirkis/page.js), as the log does.
+ * @typedef {object} Words
+ * @property {(seat: number, you?: boolean) => string} seatName
+ * @property {(label: string) => string} shapeName
+ * @property {(done: Schemas["CirKisCompletion"], you?: boolean) => string} completionText
+ */
+/** @typedef {ReturnType<typeof boardView>} BoardView */
+/** A field's edge, and the fields it borders (one, or two: the field across). */
+/** @typedef {{a: Point, b: Point, key: string, across: number[]}} Edge */
+
 export const COLOURS = ["purple", "red", "green", "yellow"];
 
-const pointsAttr = (points) => points.map(([x, y]) => `${x},${y}`).join(" ");
-const segment = ({ a, b }) => `M${a[0]},${a[1]}L${b[0]},${b[1]}`;
+const pointsAttr = (/** @type {Point[]} */ points) => points.map(([x, y]) => `${x},${y}`).join(" ");
+const segment = (/** @type {{a: Point, b: Point}} */ { a, b }) => `M${a[0]},${a[1]}L${b[0]},${b[1]}`;
 
+/**
+ * @param {Point[]} points
+ * @returns {Point}
+ */
 export function centroid(points) {
   let x = 0;
   let y = 0;
@@ -19,7 +77,11 @@ export function centroid(points) {
   return [x / points.length, y / points.length];
 }
 
-// An icon of a piece: its fields' polygons, in a viewBox around them (small pieces stay small).
+/**
+ * An icon of a piece: its fields' polygons, in a viewBox around them (small pieces stay small).
+ * @param {Piece} piece
+ * @param {string} className
+ */
 function pieceIcon(piece, className) {
   const all = piece.icon.flat();
   const xs = all.map((p) => p[0]);
@@ -35,7 +97,10 @@ function pieceIcon(piece, className) {
   return icon;
 }
 
-// A kite in the seat's colour, for the players list and the score track.
+/**
+ * A kite in the seat's colour, for the players list and the score track.
+ * @param {number} seat
+ */
 export function marker(seat) {
   const icon = svg("svg", {
     viewBox: "-1 -1.1 2 2.2",
@@ -52,30 +117,41 @@ export function marker(seat) {
 /**
  * Builds the page in `container` and returns its parts and drawing functions. `ui` is the page's
  * shared state (read only here); `words` names seats, shapes and completions as the log does.
+ * @param {HTMLElement} container
+ * @param {{data: BoardData, ui: BoardUi, words: Words, showHelpers: boolean}} options
  */
 export function boardView(container, { data, ui, words, showHelpers }) {
   const fields = data.fields;
+  /** @type {Record<string, Piece>} */
   const pieces = Object.fromEntries(data.pieces.map((piece) => [piece.key, piece]));
+  /** @type {Record<string, Shape>} */
   const shapes = Object.fromEntries(data.shapes.map((shape) => [shape.label, shape]));
 
   // Each field's edges and the field across each edge (the board is edge-to-edge).
+  /** @type {Map<string, number[]>} */
   const edgeOwners = new Map();
   const edges = fields.map((field, id) =>
     field.points.map((a, k) => {
       const b = field.points[(k + 1) % field.points.length];
       const key = [a.join(","), b.join(",")].sort().join(" ");
-      if (!edgeOwners.has(key)) edgeOwners.set(key, []);
-      edgeOwners.get(key).push(id);
-      return { a, b, key };
+      const owners = edgeOwners.get(key) ?? [];
+      owners.push(id);
+      edgeOwners.set(key, owners);
+      return /** @type {Edge} */ ({ a, b, key }); // `across` below, once every field is seen
     }),
   );
   for (const list of edges) {
-    for (const edge of list) edge.across = edgeOwners.get(edge.key);
+    for (const edge of list) edge.across = /** @type {number[]} */ (edgeOwners.get(edge.key));
   }
-  const across = (id, edge) => edge.across.find((other) => other !== id) ?? null;
+  const across = (/** @type {number} */ id, /** @type {Edge} */ edge) =>
+    edge.across.find((other) => other !== id) ?? null;
 
-  // An outline around a set of fields: every edge that does not lead to another field of the set.
+  /**
+   * An outline around a set of fields: every edge that does not lead to another field of the set.
+   * @param {number[]} ids
+   */
   function outlinePath(ids) {
+    /** @type {Set<number | null>} */
     const inside = new Set(ids);
     let d = "";
     for (const id of ids) {
@@ -163,13 +239,19 @@ export function boardView(container, { data, ui, words, showHelpers }) {
   board.append(fieldLayer, ringOutline, shapeLayer, pieceLayer, borders);
   board.append(leaderHalo, leaderPath, wonLayer, previewLayer, rimLine);
 
-  const pieceOf = new Map(); // field -> number of the move that covered it (from the log)
+  /** @type {Map<number, {number: number, seat: number}>} field -> the move that covered it (from the log) */
+  const pieceOf = new Map();
   let bordersQueued = false;
 
   // --- drawing ------------------------------------------------------------------------------
+  /**
+   * @param {Placing} envelope
+   * @param {Shown | null} previous
+   */
   function drawPieces(envelope, previous) {
     const owners = envelope.state.owners;
     const before = previous?.state?.owners;
+    /** @type {SVGPolygonElement[]} */
     const polygons = [];
     owners.forEach((owner, id) => {
       if (owner === null) return;
@@ -190,7 +272,7 @@ export function boardView(container, { data, ui, words, showHelpers }) {
   function drawBorders() {
     if (!ui.current?.state) return;
     const owners = ui.current.state.owners;
-    const group = (id) => {
+    const group = (/** @type {number} */ id) => {
       const piece = pieceOf.get(id);
       return piece && piece.seat === owners[id] ? piece.number : `f${id}`;
     };
@@ -201,7 +283,7 @@ export function boardView(container, { data, ui, words, showHelpers }) {
         const other = across(id, edge);
         const otherCovered = other !== null && owners[other] !== null;
         if (otherCovered && group(other) === group(id)) continue;
-        if (otherCovered && other < id) continue; // drawn from the other side
+        if (otherCovered && /** @type {number} */ (other) < id) continue; // drawn from the other side
         d += segment(edge);
       }
     });
@@ -217,9 +299,10 @@ export function boardView(container, { data, ui, words, showHelpers }) {
     });
   }
 
+  /** @param {Placing} envelope */
   function drawCompleted(envelope) {
     const fresh = new Set(
-      (envelope.state.last_events ?? []).filter((e) => e.type === "completed").map((e) => e.shape),
+      (envelope.state.last_events ?? []).flatMap((e) => (e.type === "completed" ? [e.shape] : [])),
     );
     const marks = [];
     for (const done of envelope.state.completed ?? []) {
@@ -244,6 +327,7 @@ export function boardView(container, { data, ui, words, showHelpers }) {
     wonLayer.replaceChildren(...marks);
   }
 
+  /** @param {Placing} envelope */
   function drawLeader(envelope) {
     const leader = envelope.state.leader;
     const d = leader ? outlinePath(leader.fields) : "";
@@ -253,6 +337,7 @@ export function boardView(container, { data, ui, words, showHelpers }) {
 
   function drawLit() {
     const turn = ui.myTurn() && showHelpers !== false;
+    /** @type {Set<number>} */
     const lit = new Set();
     if (turn) {
       const moves = ui.chosen ? ui.legal.byPiece.get(ui.chosen) ?? [] : ui.legal.all;
@@ -285,12 +370,16 @@ export function boardView(container, { data, ui, words, showHelpers }) {
   function drawTray() {
     const seat = ui.mySeat();
     const current = ui.current;
-    tray.hidden = seat === null || !current?.state;
-    if (tray.hidden) return;
+    if (seat === null || !current?.state) {
+      tray.hidden = true;
+      return;
+    }
+    tray.hidden = false;
+    /** @type {Partial<Schemas["CirKisPieces"]>} */
     const left = current.state.pieces_left[seat] ?? {};
     const turn = ui.myTurn();
     tray.classList.toggle("cirkis-tray--active", turn);
-    const total = Object.values(left).reduce((sum, n) => sum + n, 0);
+    const total = Object.values(left).reduce((sum, n) => sum + (n ?? 0), 0);
     trayTitle.textContent = `Your pieces (${total} left)`;
     const buttons = data.pieces.map((piece) => {
       const count = left[piece.key] ?? 0;
@@ -337,7 +426,7 @@ export function boardView(container, { data, ui, words, showHelpers }) {
         const fill = html("span", "cirkis-score__fill");
         fill.style.width = `${Math.min(100, (100 * points) / target)}%`;
         track.append(fill);
-        const left = Object.values(state.pieces_left[seat] ?? {}).reduce((sum, n) => sum + n, 0);
+        const left = Object.values(state.pieces_left[seat] ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
         const info = html("span", "cirkis-score__info", `${left} pcs`);
         info.title = `${left} pieces left`;
         const value = html("span", "cirkis-score__points", String(points));
@@ -347,6 +436,7 @@ export function boardView(container, { data, ui, words, showHelpers }) {
     );
   }
 
+  /** @param {Schemas["CirKisLeader"]} leader */
   function leaderName(leader) {
     const whose = leader.seat === ui.mySeat() ? "Your" : `${words.seatName(leader.seat)}’s`;
     return `${whose} ${pieces[leader.piece]?.name ?? leader.piece}`;
@@ -404,7 +494,11 @@ export function boardView(container, { data, ui, words, showHelpers }) {
     scores.replaceChildren();
   }
 
-  // The whole page for a new envelope (`previous`: the one drawn before, if any).
+  /**
+   * The whole page for a new envelope (`previous`: the one drawn before, if any).
+   * @param {Placing} envelope
+   * @param {Shown | null} previous
+   */
   function drawEnvelope(envelope, previous) {
     root.classList.toggle("cirkis--over", envelope.status !== "active");
     if (ui.mySeat() !== null) root.style.setProperty("--seat", `var(--cirkis-p${ui.mySeat()})`);
@@ -415,7 +509,11 @@ export function boardView(container, { data, ui, words, showHelpers }) {
     redraw();
   }
 
-  // What the move log tells: which fields belong to one placed piece (the board outlines each).
+  /**
+   * What the move log tells: which fields belong to one placed piece (the board outlines each).
+   * @param {Schemas["CirKisMoveLogEntry"]} entry
+   * @param {boolean} restart
+   */
   function notePiece(entry, restart) {
     if (restart) pieceOf.clear();
     for (const id of entry.fields ?? []) pieceOf.set(id, { number: entry.number, seat: entry.seat });

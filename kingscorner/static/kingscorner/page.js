@@ -10,19 +10,30 @@ import { element } from "greycircle/dom";
 import { tableInput } from "kingscorner/table-input";
 import { cardBack, cardText, playerName, plural, tableView } from "kingscorner/table-view";
 
+/** @typedef {import("types/page").Schemas["KingsCornerGame"]} KingsCornerGame */
+/** @typedef {import("kingscorner/table-view").PileName} PileName */
+
 // How a game of King's Corner is won (the status line: "Game over: You win by going out.").
+/** @type {Record<string, string>} */
 const OUTCOMES = { went_out: "by going out", stalemate: "at a stalemate" };
 
 export { cardText };
 
+/**
+ * @param {HTMLElement} container
+ * @param {import("types/page").PageContext<KingsCornerGame>} context
+ * @returns {import("types/page").Renderer<KingsCornerGame>}
+ */
 export function mount(container, context) {
   const root = element("div", "kc");
   container.append(root);
 
-  let drewNote = null; // "You drew 7♥.": shown again with "It's your turn.", so it stays until you play
+  /** @type {string | null} "You drew 7♥.": shown again with "It's your turn.", so it stays until you play */
+  let drewNote = null;
 
   // What the page knows, shared by the view (which reads it) and the input (which changes it),
   // and what the server allows: only from legal_moves.
+  /** @type {import("kingscorner/table-view").TableUi} */
   const ui = {
     current: null, // the newest envelope
     selection: null, // {card} or {pile}: what a click on a pile would play
@@ -30,20 +41,16 @@ export function mount(container, context) {
     drawn: new Set(), // cards that came into your hand since you last played one
     changed: new Set(), // piles that changed in the newest envelope (they flash once)
     legal: () => ui.current?.legal_moves ?? [],
-    playableCards: () => new Set(ui.legal().filter((m) => m.action === "play").map((m) => m.card)),
-    sourcePiles: () => new Set(ui.legal().filter((m) => m.action === "move_pile").map((m) => m.from)),
+    playableCards: () => new Set(ui.legal().flatMap((m) => (m.action === "play" ? [m.card] : []))),
+    sourcePiles: () => new Set(ui.legal().flatMap((m) => (m.action === "move_pile" ? [m.from] : []))),
     canEndTurn: () => ui.legal().some((m) => m.action === "end_turn"),
     targetsOf(source) {
       if (!source) return new Set();
       return new Set(
-        ui
-          .legal()
-          .filter((m) =>
-            source.card !== undefined
-              ? m.action === "play" && m.card === source.card
-              : m.action === "move_pile" && m.from === source.pile,
-          )
-          .map((m) => m.to),
+        ui.legal().flatMap((m) => {
+          if (source.card !== undefined) return m.action === "play" && m.card === source.card ? [m.to] : [];
+          return m.action === "move_pile" && m.from === source.pile ? [m.to] : [];
+        }),
       );
     },
   };
@@ -61,7 +68,7 @@ export function mount(container, context) {
         return;
       }
       const before = previous?.state;
-      const piles = Object.keys(state.piles);
+      const piles = /** @type {PileName[]} */ (Object.keys(state.piles));
       ui.changed = new Set(
         before ? piles.filter((name) => state.piles[name].join() !== before.piles[name]?.join()) : [],
       );
@@ -105,14 +112,17 @@ export function mount(container, context) {
       }
       const notes = [];
       const before = previous.state;
+      // A seat's view has its hand; a spectator's has none.
+      const hand = state.hand ?? [];
+      const handBefore = before.hand ?? [];
       if (
         envelope.you !== null &&
         before.to_move === envelope.you &&
         state.to_move !== envelope.you &&
-        state.hand.length === before.hand.length + 1
+        hand.length === handBefore.length + 1
       ) {
-        const had = new Set(before.hand);
-        const card = state.hand.find((c) => !had.has(c));
+        const had = new Set(handBefore);
+        const card = hand.find((c) => !had.has(c));
         if (card) {
           drewNote = `You drew ${cardText(card)}.`;
           notes.push(drewNote);
@@ -142,8 +152,8 @@ export function mount(container, context) {
           if (!entry.drew) return `${who} ended the turn`;
           if (you && entry.card) return `You drew ${cardText(entry.card)}`;
           return `${who} drew a card`;
-        default:
-          return `${who}: ${entry.action}`;
+        default: // an action this page does not know yet
+          return `${who}: ${/** @type {{action: string}} */ (entry).action}`;
       }
     },
   };

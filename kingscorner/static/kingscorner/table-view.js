@@ -4,40 +4,79 @@
 
 import { element } from "greycircle/dom";
 
+/** @typedef {import("types/page").Schemas} Schemas */
+/** @typedef {Schemas["KingsCornerGame"]} KingsCornerGame */
+/** @typedef {import("types/page").Shown<KingsCornerGame>} Shown */
+/** @typedef {Shown & {state: Schemas["KingsCornerState"]}} Dealt a game whose cards are dealt */
+/** @typedef {Schemas["KingsCornerPileEnum"]} PileName */
+/** What a click on a pile would play: a card of the hand, or a foundation pile. */
+/** @typedef {{card: string, pile?: undefined} | {pile: PileName, card?: undefined}} Selection */
+/**
+ * What the page knows (kingscorner/page.js makes it), shared by the view (which reads it) and
+ * the input (which changes it); what the server allows comes only from its legal moves.
+ * @typedef {object} TableUi
+ * @property {Shown | null} current the newest envelope
+ * @property {Selection | null} selection
+ * @property {Set<PileName>} expanded piles shown in full
+ * @property {Set<string>} drawn cards that came into your hand since you last played one
+ * @property {Set<PileName>} changed piles that changed in the newest envelope (they flash once)
+ * @property {() => Schemas["KingsCornerMove"][]} legal
+ * @property {() => Set<string>} playableCards
+ * @property {() => Set<PileName>} sourcePiles
+ * @property {() => boolean} canEndTurn
+ * @property {(source: Selection | null) => Set<PileName>} targetsOf
+ */
+/** @typedef {ReturnType<typeof tableView>} TableView */
+
+/** @type {Record<string, string>} */
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+/** @type {Record<string, string>} */
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+/** @type {Record<string, string>} */
 const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+/** @type {Record<PileName, string>} */
 const PILE_WORDS = {
   N: "North", E: "East", S: "South", W: "West",
   NE: "North-east", SE: "South-east", SW: "South-west", NW: "North-west",
 };
 // The table, row by row; null is the stock in the middle.
+/** @type {(PileName | null)[]} */
 const LAYOUT = ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"];
+/** @type {Set<PileName>} */
 const CORNERS = new Set(["NE", "SE", "SW", "NW"]);
 const TEXT_STYLE = "\uFE0E"; // keeps ♥ and ♦ from turning into emoji on phones
 
-const rankText = (card) => (card[0] === "T" ? "10" : card[0]);
-const suitOf = (card) => card[1];
-const isRed = (card) => card[1] === "D" || card[1] === "H";
+// A card is written "7D", "TC": its rank, then its suit.
+const rankText = (/** @type {string} */ card) => (card[0] === "T" ? "10" : card[0]);
+const suitOf = (/** @type {string} */ card) => card[1];
+const isRed = (/** @type {string} */ card) => card[1] === "D" || card[1] === "H";
 /** "7♦", "10♣": how cards are written in the log and in labels. */
-export const cardText = (card) => `${rankText(card)}${SUITS[suitOf(card)]}`;
-export const cardWords = (card) => `${RANK_WORDS[card[0]] ?? card[0]} of ${SUIT_WORDS[suitOf(card)]}`;
-export const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+export const cardText = (/** @type {string} */ card) => `${rankText(card)}${SUITS[suitOf(card)]}`;
+export const cardWords = (/** @type {string} */ card) =>
+  `${RANK_WORDS[card[0]] ?? card[0]} of ${SUIT_WORDS[suitOf(card)]}`;
+export const plural = (/** @type {number} */ count, /** @type {string} */ word) =>
+  `${count} ${word}${count === 1 ? "" : "s"}`;
 
-/** A card face drawn with CSS: rank and suit in two corners, the suit (or J, Q, K) in the middle. */
+/**
+ * A card face drawn with CSS: rank and suit in two corners, the suit (or J, Q, K) in the middle.
+ * @param {string} card
+ * @param {{tag?: "span" | "button", className?: string, attributes?: Record<string, string>}} [options]
+ */
 function cardFace(card, { tag = "span", className = "", attributes = {} } = {}) {
   const colour = isRed(card) ? "kc-card--red" : "kc-card--black";
   const face = element(tag, `kc-card ${colour} ${className}`, { "data-card": card, ...attributes });
   const index = element("span", "kc-card__index", { "aria-hidden": "true" });
-  index.append(element("span", "kc-card__rank"), element("span", "kc-card__suit"));
-  index.firstChild.textContent = rankText(card);
-  index.lastChild.textContent = SUITS[suitOf(card)] + TEXT_STYLE;
+  const rank = element("span", "kc-card__rank");
+  rank.textContent = rankText(card);
+  const suit = element("span", "kc-card__suit");
+  suit.textContent = SUITS[suitOf(card)] + TEXT_STYLE;
+  index.append(rank, suit);
   const faceCard = "JQK".includes(card[0]);
   const pip = element("span", `kc-card__pip${faceCard ? " kc-card__pip--face" : ""}`, {
     "aria-hidden": "true",
   });
   pip.textContent = faceCard ? card[0] : SUITS[suitOf(card)] + TEXT_STYLE;
-  const corner = index.cloneNode(true);
+  const corner = /** @type {HTMLElement} */ (index.cloneNode(true));
   corner.className = "kc-card__index kc-card__index--far";
   face.append(index, pip, corner);
   if (tag === "span") {
@@ -47,11 +86,16 @@ function cardFace(card, { tag = "span", className = "", attributes = {} } = {}) 
   return face;
 }
 
+/** @param {string} [className] */
 export function cardBack(className = "") {
   return element("span", `kc-card kc-card--back ${className}`, { "aria-hidden": "true" });
 }
 
-/** A seat's name; two computers at the same level are told apart by their seat numbers. */
+/**
+ * A seat's name; two computers at the same level are told apart by their seat numbers.
+ * @param {Shown} envelope
+ * @param {number} seat
+ */
 export function playerName(envelope, seat) {
   const name = envelope.seats[seat]?.name ?? `Seat ${seat + 1}`;
   const twins = envelope.seats.filter((other) => other.name === name).length > 1;
@@ -62,28 +106,35 @@ export function playerName(envelope, seat) {
  * The table's drawing in `root`. `ui` is the page's shared state, with what the server allows
  * (only from its legal moves); the view only reads it, but for `changed`, the piles that flash
  * once: drawn, they are forgotten. `showHelpers` lights what may be played.
+ * @param {HTMLElement} root
+ * @param {{ui: TableUi, showHelpers: boolean}} options
  */
 export function tableView(root, { ui, showHelpers }) {
+  // What is drawn below is drawn only once the cards are dealt (`draw` checks).
+  const game = () => /** @type {Dealt} */ (ui.current);
+  /** @param {Element} node */
+  const pileName = (node) => /** @type {PileName} */ (/** @type {HTMLElement} */ (node).dataset.pile);
   // While dragging, the pressed element stays in place (a redraw would lose the pointer): only
   // the highlights change.
   function markSelection() {
     const targets = showHelpers ? ui.targetsOf(ui.selection) : new Set();
     for (const pile of root.querySelectorAll("[data-pile]")) {
-      pile.classList.toggle("kc-pile--target", targets.has(pile.dataset.pile));
-      pile.classList.toggle("kc-pile--selected", ui.selection?.pile === pile.dataset.pile);
+      pile.classList.toggle("kc-pile--target", targets.has(pileName(pile)));
+      pile.classList.toggle("kc-pile--selected", ui.selection?.pile === pileName(pile));
       pile.classList.remove("kc-pile--movable");
     }
-    for (const card of root.querySelectorAll(".kc-fan__card")) {
+    for (const card of root.querySelectorAll(/** @type {"button"} */ (".kc-fan__card"))) {
       card.classList.toggle("kc-card--selected", ui.selection?.card === card.dataset.card);
     }
   }
 
   function opponents() {
-    const { state } = ui.current;
+    const current = game();
+    const { state } = current;
     const strip = element("ul", "kc-opponents", { "aria-label": "Other players" });
-    ui.current.seats.forEach((seat, index) => {
-      if (index === ui.current.you) return;
-      const turn = state.to_move === index && ui.current.status === "active";
+    current.seats.forEach((seat, index) => {
+      if (index === current.you) return;
+      const turn = state.to_move === index && current.status === "active";
       const item = element("li", `kc-opponent${turn ? " kc-opponent--to-move" : ""}`, {
         "data-seat": index,
       });
@@ -91,7 +142,7 @@ export function tableView(root, { ui, showHelpers }) {
       const count = state.hand_sizes[index];
       for (let i = 0; i < Math.min(count, 5); i += 1) backs.append(cardBack("kc-card--mini"));
       const name = element("span", "kc-opponent__name");
-      name.textContent = playerName(ui.current, index);
+      name.textContent = playerName(current, index);
       const cards = element("span", "kc-opponent__count");
       cards.textContent = plural(count, "card");
       item.append(backs, name, cards);
@@ -105,8 +156,9 @@ export function tableView(root, { ui, showHelpers }) {
     return strip;
   }
 
+  /** @param {PileName} name */
   function pileCell(name) {
-    const cards = ui.current.state.piles[name];
+    const cards = game().state.piles[name];
     const targets = showHelpers ? ui.targetsOf(ui.selection) : new Set();
     const source = ui.sourcePiles().has(name);
     const open = ui.expanded.has(name) && cards.length > 0;
@@ -145,7 +197,7 @@ export function tableView(root, { ui, showHelpers }) {
       description += `1 card, ${cardText(cards[0])}`;
     } else {
       description += `${cards.length} cards, ${cardText(cards[0])} at the bottom, `;
-      description += `${cardText(cards.at(-1))} on top`;
+      description += `${cardText(cards[cards.length - 1])} on top`;
     }
     if (targets.has(name)) description += " — you can play here";
     const button = element("button", "kc-pile__cards", {
@@ -164,7 +216,7 @@ export function tableView(root, { ui, showHelpers }) {
         const attributes = { style: `--i: ${i}` };
         button.append(cardFace(card, { className: "kc-card--stacked", attributes }));
       });
-      button.style.setProperty("--n", cards.length);
+      button.style.setProperty("--n", String(cards.length));
     } else {
       button.append(cardFace(cards[0], { className: "kc-pile__bottom" }));
       if (cards.length > 2) {
@@ -172,14 +224,14 @@ export function tableView(root, { ui, showHelpers }) {
         more.textContent = `+${cards.length - 2}`;
         button.append(more);
       }
-      if (cards.length > 1) button.append(cardFace(cards.at(-1), { className: "kc-pile__top" }));
+      if (cards.length > 1) button.append(cardFace(cards[cards.length - 1], { className: "kc-pile__top" }));
     }
     cell.append(head, button);
     return cell;
   }
 
   function stockCell() {
-    const count = ui.current.state.stock;
+    const count = game().state.stock;
     const cell = element("div", "kc-stock", { style: "grid-area: stock" });
     const head = element("div", "kc-pile__head");
     const label = element("span", "kc-pile__name");
@@ -196,7 +248,7 @@ export function tableView(root, { ui, showHelpers }) {
       pile.append(element("span", "kc-slot"));
     }
     const number = element("span", "kc-stock__count", { "aria-hidden": "true" });
-    number.textContent = count;
+    number.textContent = String(count);
     pile.append(number);
     cell.append(head, pile);
     return cell;
@@ -209,7 +261,7 @@ export function tableView(root, { ui, showHelpers }) {
   }
 
   function hand() {
-    const cards = ui.current.state.hand;
+    const cards = game().state.hand ?? []; // drawn only for a player's seat, which has a hand
     const playable = showHelpers ? ui.playableCards() : new Set();
     const myTurn = ui.legal().length > 0;
     const section = element("section", `kc-hand${myTurn ? " kc-hand--active" : ""}`, {
@@ -224,7 +276,7 @@ export function tableView(root, { ui, showHelpers }) {
         type: "button",
         "data-focus-key": "end-turn",
       });
-      end.textContent = ui.current.state.stock ? "End turn (draw)" : "End turn";
+      end.textContent = game().state.stock ? "End turn (draw)" : "End turn";
       head.append(end);
     }
     const fan = element("ol", `kc-fan${cards.length > 12 ? " kc-fan--many" : ""}`);
@@ -273,20 +325,21 @@ export function tableView(root, { ui, showHelpers }) {
   }
 
   function finalHands() {
-    const { state, outcome } = ui.current;
+    const current = game();
+    const { state, outcome } = current;
     const winners = new Set(outcome?.winners ?? []);
     const section = element("section", "kc-final", { "aria-labelledby": "kc-final-title" });
     const title = element("h2", "kc-final__title", { id: "kc-final-title" });
     title.textContent = "Final hands";
     const list = element("ul", "kc-final__list");
-    state.final_hands.forEach((cards, seat) => {
+    (state.final_hands ?? []).forEach((cards, seat) => {
       const winner = winners.has(seat);
       const item = element("li", `kc-final__seat${winner ? " kc-final__seat--winner" : ""}`, {
         "data-seat": seat,
       });
       const head = element("div", "kc-final__head");
       const name = element("span", "kc-final__name");
-      name.textContent = playerName(ui.current, seat) + (seat === ui.current.you ? " (you)" : "");
+      name.textContent = playerName(current, seat) + (seat === current.you ? " (you)" : "");
       head.append(name);
       if (winner) {
         const badge = element("span", "kc-final__winner");
@@ -294,7 +347,7 @@ export function tableView(root, { ui, showHelpers }) {
         head.append(badge);
       }
       const points = element("span", "kc-final__points");
-      points.textContent = plural(state.penalties[seat], "penalty point");
+      points.textContent = plural((state.penalties ?? [])[seat], "penalty point");
       head.append(points);
       const row = element("div", "kc-final__cards");
       for (const card of cards) row.append(cardFace(card, { className: "kc-card--small" }));
@@ -318,15 +371,15 @@ export function tableView(root, { ui, showHelpers }) {
       return;
     }
     // The table is drawn anew each time: keep the keyboard focus on the same card or pile.
-    const focused = root.contains(document.activeElement)
-      ? document.activeElement.dataset.focusKey
-      : null;
+    const active = document.activeElement;
+    const focused = active instanceof HTMLElement && root.contains(active) ? active.dataset.focusKey : null;
+    const { state } = game();
     const parts = [];
-    if (ui.current.state.final_hands) parts.push(finalHands());
+    if (state.final_hands) parts.push(finalHands());
     parts.push(opponents(), table());
-    if (ui.current.state.hand && !ui.current.state.final_hands) parts.push(hand());
+    if (state.hand && !state.final_hands) parts.push(hand());
     root.replaceChildren(...parts);
-    if (focused) root.querySelector(`[data-focus-key="${focused}"]`)?.focus();
+    if (focused) root.querySelector(/** @type {"button"} */ (`[data-focus-key="${focused}"]`))?.focus();
     ui.changed = new Set();
   }
 

@@ -14,6 +14,20 @@ const FRAME_WAIT_MS = 1500;
 // Socket frames carry the log entries their change added; the log is fetched only to fill a gap
 // (`?after=` the entries it has), e.g. after a reconnect.
 
+/** @typedef {import("types/page").Schemas} Schemas */
+/** @typedef {import("types/page").Envelope} Envelope */
+/** @typedef {Schemas["MoveLogEntry"]} MoveLogEntry */
+/** @typedef {Schemas["MoveRequestRequest"]["move"]} Move */
+/** @typedef {Schemas["GameSocketFrame"]} GameSocketFrame */
+/** @typedef {"live" | "reconnecting" | "closed"} ConnectionState */
+/**
+ * @typedef {object} GameClientCallbacks
+ * @property {(envelope: Envelope, previous: Envelope) => void} [onEnvelope] a newer envelope came
+ * @property {(moves: MoveLogEntry[], envelope: Envelope) => void} [onMoves] the log grew
+ * @property {(state: ConnectionState) => void} [onConnection]
+ */
+
+/** @param {string} name */
 function cookie(name) {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
   return match ? decodeURIComponent(match[1]) : "";
@@ -25,7 +39,12 @@ function idempotencyKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A refusal in the API's error shape (`{"code": ..., "detail": ...}`). */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {Partial<Schemas["Error"]>} body
+   */
   constructor(status, body) {
     super(body.detail || `Request failed (${status}).`);
     this.status = status;
@@ -35,17 +54,25 @@ export class ApiError extends Error {
 }
 
 export class GameClient {
+  /**
+   * @param {Envelope} envelope
+   * @param {GameClientCallbacks} [callbacks]
+   */
   constructor(envelope, { onEnvelope, onMoves, onConnection } = {}) {
     this.envelope = envelope;
     this.id = envelope.id;
+    /** @type {MoveLogEntry[]} */
     this.moves = [];
-    this.movesLoading = null; // the fetch of the move log in flight, if any
+    /** @type {Promise<void> | null} the fetch of the move log in flight, if any */
+    this.movesLoading = null;
     this.movesWanted = false; // an envelope arrived while it was in flight: fetch again after it
-    this.etag = null; // the ETag of `envelope` as fetched, for `refresh` to ask "changed?"
+    /** @type {string | null} the ETag of `envelope` as fetched, for `refresh` to ask "changed?" */
+    this.etag = null;
     this.onEnvelope = onEnvelope || (() => {});
     this.onMoves = onMoves || (() => {});
     this.onConnection = onConnection || (() => {});
     this.attempt = 0;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.live = false; // a socket is open and delivering frames
     this.linkKey = new URLSearchParams(location.search).get("key");
@@ -53,6 +80,7 @@ export class GameClient {
 
   // An unlisted game is seen by someone not seated in it only with its link key (`?key=`, as the
   // page was opened): every read of it and its socket send it on.
+  /** @param {string} path */
   withLinkKey(path) {
     if (!this.linkKey) return path;
     const url = new URL(path, location.origin);
@@ -64,11 +92,25 @@ export class GameClient {
     return this.envelope.version;
   }
 
+  /**
+   * The answer's body (null for 204).
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<any>} as the schema describes the operation's answer
+   */
   async request(method, path, body) {
     return (await this.send(method, path, body)).data;
   }
 
   // The answer's body (null for 204 and 304) and its ETag. `etag`: answer 304 if unchanged.
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @param {{etag?: string | null}} [options]
+   * @returns {Promise<{data: any, etag: string | null}>}
+   */
   async send(method, path, body, { etag = null } = {}) {
     const response = await fetch(method === "GET" ? this.withLinkKey(path) : path, {
       method,
@@ -82,8 +124,9 @@ export class GameClient {
           ? { "Idempotency-Key": idempotencyKey() }
           : {}),
       },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      body: body !== undefined ? JSON.stringify(body) : null,
     });
+    /** @type {{data: any, etag: string | null}} */
     const answer = { data: null, etag: response.headers.get("ETag") };
     if (response.status === 204 || response.status === 304) return answer;
     answer.data = await response.json().catch(() => ({}));
@@ -97,6 +140,10 @@ export class GameClient {
   // move may have brought it first). A log still behind the envelope is fetched (`?after=`): at
   // once for the first frame of a new socket (`catchUp`: frames were missed) or without a live
   // socket, else after a moment, so the frame that carries the entries can arrive first.
+  /**
+   * @param {Envelope} envelope
+   * @param {{catchUp?: boolean, entries?: MoveLogEntry[]}} [options]
+   */
   accept(envelope, { catchUp = false, entries = [] } = {}) {
     if (envelope.id !== this.id) return;
     if (envelope.version > this.envelope.version) {
@@ -113,6 +160,7 @@ export class GameClient {
     else setTimeout(() => this.moves.length < this.envelope.move_count && this.loadMoves(), FRAME_WAIT_MS);
   }
 
+  /** @param {MoveLogEntry[]} entries */
   extendMoves(entries) {
     if (this.movesLoading || !entries.length) return;
     if (entries[0].number !== this.moves.length + 1) return;
@@ -122,6 +170,7 @@ export class GameClient {
 
   // Asks whether the game changed (If-None-Match): an unchanged game costs the server no envelope.
   async refresh() {
+    /** @type {{data: Envelope | null, etag: string | null}} */
     const { data: envelope, etag } = await this.send("GET", `/api/v1/games/${this.id}/`, undefined, {
       etag: this.etag,
     });
@@ -133,6 +182,7 @@ export class GameClient {
   // The move log is fetched whole, one request at a time, so an older (shorter) answer can never
   // arrive after a newer one and overwrite it. An envelope that comes in meanwhile asks for one
   // more fetch after the current one; so does a log still behind the newest envelope.
+  /** @returns {Promise<void>} */
   loadMoves() {
     if (this.movesLoading) {
       this.movesWanted = true;
@@ -148,6 +198,7 @@ export class GameClient {
     let behind = 0;
     for (;;) {
       this.movesWanted = false;
+      /** @type {MoveLogEntry[]} */
       let moves;
       try {
         moves = await this.fetchMoves();
@@ -166,17 +217,22 @@ export class GameClient {
     }
   }
 
+  /** @returns {Promise<MoveLogEntry[]>} */
   fetchMoves() {
     const after = this.moves.length;
     return this.request("GET", `/api/v1/games/${this.id}/moves/${after ? `?after=${after}` : ""}`);
   }
 
+  /**
+   * @param {Move} move
+   * @returns {Promise<Envelope>}
+   */
   async play(move) {
     try {
-      const { data: envelope, etag } = await this.send("POST", `/api/v1/games/${this.id}/moves/`, {
-        expected_version: this.version,
-        move,
-      });
+      /** @type {Schemas["MoveRequestRequest"]} */
+      const body = { expected_version: this.version, move };
+      /** @type {{data: Envelope, etag: string | null}} */
+      const { data: envelope, etag } = await this.send("POST", `/api/v1/games/${this.id}/moves/`, body);
       this.accept(envelope);
       if (envelope.version === this.envelope.version) this.etag = etag;
       return envelope;
@@ -186,6 +242,11 @@ export class GameClient {
     }
   }
 
+  /**
+   * A command on the game (`resign`, `claim`, `poke`, `cancel`, `rematch`): its answer.
+   * @param {string} name
+   * @returns {Promise<any>}
+   */
   async command(name) {
     const envelope = await this.request("POST", `/api/v1/games/${this.id}/${name}/`);
     if (envelope && envelope.id === this.id) this.accept(envelope);
@@ -204,6 +265,7 @@ export class GameClient {
       this.onConnection("live");
     });
     socket.addEventListener("message", (event) => {
+      /** @type {GameSocketFrame} */
       const message = JSON.parse(event.data);
       if (message.type !== "game") return;
       // Only a socket that delivers the game counts as back: one refused after opening (4503

@@ -9,7 +9,9 @@
 
 import { lastHello } from "greycircle/notifications";
 
-const lists = () => document.querySelectorAll("[data-live-lists]");
+/** @typedef {import("greycircle/notifications").StreamFrame} StreamFrame */
+
+const lists = () => document.querySelectorAll(/** @type {"div"} */ ("[data-live-lists]"));
 
 // Frames are missed while the socket is down: after a reconnect ("hello" again) the page catches
 // up once. The first "hello" follows the page's own render, which is current unless something
@@ -19,11 +21,15 @@ const renderedUnread = Number(document.getElementById("unread-badge")?.dataset.c
 let fetching = false;
 let again = false;
 
-/** Where the keyboard was inside a list, so it can be put back after the lists are replaced. */
+/**
+ * Where the keyboard was inside a list, so it can be put back after the lists are replaced.
+ * @param {HTMLElement} container
+ * @returns {{gameId: string | null, href: string | null, tag: string} | null}
+ */
 function focusWithin(container) {
   const active = document.activeElement;
   if (!active || !container.contains(active) || active === container) return null;
-  const item = active.closest("[data-game-id]");
+  const item = /** @type {HTMLElement | null} */ (active.closest("[data-game-id]"));
   return {
     gameId: item?.dataset.gameId ?? null,
     href: active.getAttribute("href"),
@@ -31,21 +37,26 @@ function focusWithin(container) {
   };
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {ReturnType<typeof focusWithin>} where
+ */
 function focusAgain(container, where) {
   if (!where) return;
   const scope = where.gameId
     ? container.querySelector(`[data-game-id="${CSS.escape(where.gameId)}"]`)
     : container;
   if (!scope) return;
-  const candidates = [...scope.querySelectorAll(where.tag)];
+  const candidates = [.../** @type {NodeListOf<HTMLElement>} */ (scope.querySelectorAll(where.tag))];
   const same = candidates.find((element) => element.getAttribute("href") === where.href);
   (same ?? candidates[0])?.focus();
 }
 
+/** @param {Document} fresh */
 function replace(fresh) {
   for (const container of lists()) {
     const name = container.dataset.liveLists;
-    const update = [...fresh.querySelectorAll("[data-live-lists]")].find(
+    const update = [...fresh.querySelectorAll(/** @type {"div"} */ ("[data-live-lists]"))].find(
       (element) => element.dataset.liveLists === name,
     );
     if (!update) continue;
@@ -81,21 +92,31 @@ async function refresh() {
   }
 }
 
+/**
+ * The game an event is about; undefined for one about no game (a friend request).
+ * @param {import("types/page").Schemas["NotificationEvent"]} event
+ */
+const gameOf = (event) => ("game" in event ? event.game : undefined);
+
+/** @param {StreamFrame} message */
 function onStream(message) {
   if (message.type === "hello") {
     if (helloSeen || message.unread_count !== renderedUnread) refresh();
     helloSeen = true;
     // The lists follow the stream from now on (tests wait for it before changing a game).
     for (const container of lists()) container.dataset.live = "true";
-  } else if (message.type === "notification" && message.notification?.game != null) {
+  } else if (message.type === "notification" && gameOf(message.notification) != null) {
     refresh();
   }
 }
 
-window.addEventListener("greycircle:me", (event) => onStream(event.detail));
+window.addEventListener("greycircle:me", (event) =>
+  onStream(/** @type {CustomEvent<StreamFrame>} */ (event).detail),
+);
 // This module may load after the stream's first "hello" was handed on (notifications.js opens the
 // socket first): start from it, as if it had just come.
-if (lastHello()) onStream(lastHello());
+const hello = lastHello();
+if (hello) onStream(hello);
 
 // A page brought back from the browser's back-forward cache shows the lists of when it was left.
 window.addEventListener("pageshow", (event) => {

@@ -15,22 +15,53 @@
 import { ApiError, GameClient } from "greycircle/game-client";
 import { setTitleStatus } from "greycircle/notifications";
 
+/** @typedef {import("types/page").Schemas} Schemas */
+/** @typedef {import("types/page").Envelope} Envelope */
+/** @typedef {import("types/page").Renderer} Renderer */
+/** @typedef {import("types/page").PageModule} PageModule */
+/** @typedef {import("types/page").PageContext} PageContext */
+/** @typedef {import("types/page").NoticeKind} NoticeKind */
+/** @typedef {Schemas["MoveLogEntry"]} MoveLogEntry */
+/** @typedef {Schemas["GameInvitation"]} GameInvitation */
+/** @typedef {import("greycircle/game-client").ConnectionState} ConnectionState */
+/** The page's settings (frontend/views.py, "client-settings"). */
+/** @typedef {{username: string, showHelpers: boolean}} ClientSettings */
+
 // Ways any game can end, whatever its kind.
+/** @type {Record<string, string>} */
 const REASONS = {
   resignation: "by resignation",
   timeout: "on time",
 };
 
-const root = document.getElementById("game");
-const initial = JSON.parse(document.getElementById("initial-envelope").textContent);
-const settings = JSON.parse(document.getElementById("client-settings").textContent);
-const kindData = JSON.parse(document.getElementById("kind-data").textContent);
-const $ = (selector) => root.querySelector(selector);
+/** An element of the page's template (frontend/game.html), where it always is. */
+const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const root = byId("game");
+/** @type {Envelope} */
+const initial = JSON.parse(byId("initial-envelope").textContent ?? "");
+/** @type {ClientSettings} */
+const settings = JSON.parse(byId("client-settings").textContent ?? "");
+const kindData = JSON.parse(byId("kind-data").textContent ?? "");
+/** An element of the game's part of the template, where it always is. */
+const $ = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
+const button = (/** @type {string} */ selector) => /** @type {HTMLButtonElement} */ ($(selector));
+const field = (/** @type {string} */ selector) => /** @type {HTMLInputElement} */ ($(selector));
 
+/** What a refusal or a failure says, to show. */
+const messageOf = (/** @type {unknown} */ error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * @param {Element} element
+ * @param {string} value
+ */
 function text(element, value) {
   if (element.textContent !== value) element.textContent = value;
 }
 
+/**
+ * @param {string} message
+ * @param {NoticeKind} [kind]
+ */
 function notify(message, kind = "info") {
   const notice = $("#notice");
   notice.className = `game-notice game-notice--${kind}`;
@@ -40,26 +71,45 @@ function notify(message, kind = "info") {
 }
 
 // The kind's renderer, once mounted: it may word the seats' names (`playerName`).
+/** @type {Partial<Renderer>} */
 let kind = {};
 
-/** A seat's name as the kind words it (computers of one level told apart), else the server's. */
+/**
+ * A seat's name as the kind words it (computers of one level told apart), else the server's.
+ * @param {Envelope} envelope
+ * @param {number} index
+ * @returns {string}
+ */
 function playerName(envelope, index) {
   return kind.playerName?.(envelope, index) ?? envelope.seats[index].name;
 }
 
+/**
+ * @param {Envelope} envelope
+ * @param {number} index
+ */
 function seatName(envelope, index) {
   if (index === envelope.you) return "You";
   return playerName(envelope, index);
 }
 
-/** How the game was won, in the kind's words if it has some, else the platform's. */
+/**
+ * How the game was won, in the kind's words if it has some, else the platform's.
+ * @param {Envelope} envelope a finished game's
+ * @param {Renderer} renderer
+ */
 function outcomeWords(envelope, renderer) {
-  const { outcome } = envelope;
+  const outcome = /** @type {Schemas["Outcome"]} */ (envelope.outcome);
   const words = renderer.describeOutcome?.(outcome, envelope);
   if (words !== undefined && words !== null) return words;
   return REASONS[outcome.reason] ?? "";
 }
 
+/**
+ * @param {MoveLogEntry} entry
+ * @param {Envelope} envelope
+ * @param {Renderer} renderer
+ */
 function describeMove(entry, envelope, renderer) {
   const line = renderer.describeMove?.(entry, envelope);
   if (line) return line;
@@ -67,20 +117,32 @@ function describeMove(entry, envelope, renderer) {
   return `${entry.number}.${who} moved`;
 }
 
-/** The invitations that wait for an answer (the envelope lists them while the game waits). */
+/**
+ * The invitations that wait for an answer (the envelope lists them while the game waits).
+ * @param {Envelope} envelope
+ */
 function pendingInvitations(envelope) {
   return (envelope.invitations ?? []).filter((invitation) => invitation.status === "pending");
 }
 
-/** The viewer's own invitation waiting for their answer, or undefined. */
+/**
+ * The viewer's own invitation waiting for their answer, or undefined.
+ * @param {Envelope} envelope
+ */
 function myInvitation(envelope) {
   if (envelope.you === null) return undefined;
   return pendingInvitations(envelope).find((invitation) => invitation.seat === envelope.you);
 }
 
 // Why an invitation that cancelled its game ended without an answer.
+/** @type {Partial<Record<GameInvitation["status"], string>>} */
 const UNANSWERED = { declined: "declined the invitation", expired: "did not answer in time" };
 
+/**
+ * @param {Envelope} envelope
+ * @param {Renderer} renderer
+ * @returns {string}
+ */
 function statusLine(envelope, renderer) {
   switch (envelope.status) {
     case "open": {
@@ -99,7 +161,7 @@ function statusLine(envelope, renderer) {
         : "This game was withdrawn before it started.";
     }
     case "finished": {
-      const { winners } = envelope.outcome;
+      const { winners } = /** @type {Schemas["Outcome"]} */ (envelope.outcome);
       if (winners.length === 0) return "Game over: a tie.";
       if (winners.length > 1) {
         return `Game over: ${winners.map((w) => seatName(envelope, w)).join(" and ")} share the win.`;
@@ -109,8 +171,9 @@ function statusLine(envelope, renderer) {
       return how ? `Game over: ${winner} ${how}.` : `Game over: ${winner}.`;
     }
     default: {
-      const seat = envelope.seats[envelope.to_move];
-      const name = playerName(envelope, envelope.to_move);
+      const toMove = /** @type {number} */ (envelope.to_move); // a game in play has a seat to act
+      const seat = envelope.seats[toMove];
+      const name = playerName(envelope, toMove);
       // A seat the computer took over is the computer's to play, even the viewer's own.
       if (seat.ai_level) return `${name} is thinking…`;
       if (envelope.to_move === envelope.you) return "Your turn.";
@@ -119,30 +182,38 @@ function statusLine(envelope, renderer) {
   }
 }
 
-/** `left` milliseconds in words, never more than there is: "2 days 5 hours left". */
+/**
+ * `left` milliseconds in words, never more than there is: "2 days 5 hours left".
+ * @param {number} left
+ */
 function timeLeftWords(left) {
   if (left <= 0) return "time is up";
   const minutes = Math.floor(left / 60000);
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
-  const count = (amount, unit) => `${amount} ${unit}${amount === 1 ? "" : "s"}`;
+  const count = (/** @type {number} */ amount, /** @type {string} */ unit) =>
+    `${amount} ${unit}${amount === 1 ? "" : "s"}`;
   if (days) return `${count(days, "day")}${hours ? ` ${count(hours, "hour")}` : ""} left`;
   if (hours) return `${count(hours, "hour")} left`;
   if (minutes) return `${count(minutes, "minute")} left`;
   return "less than a minute left";
 }
 
-/** The line under the status about the time per move; "" when no time runs. */
+/**
+ * The line under the status about the time per move; "" when no time runs.
+ * @param {Envelope} envelope
+ */
 function deadlineLine(envelope) {
   if (envelope.status !== "active" || !envelope.move_deadline) return "";
   const left = Date.parse(envelope.move_deadline) - Date.now();
   const yours = envelope.to_move === envelope.you;
-  const who = yours ? "You" : envelope.seats[envelope.to_move].name;
+  const who = yours ? "You" : envelope.seats[/** @type {number} */ (envelope.to_move)].name;
   if (left > 0) return `${yours ? "Your" : `${who}'s`} time to move: ${timeLeftWords(left)}.`;
   if (envelope.can_claim) return `${who} ran out of time: you may claim the win.`;
   return yours ? "Your time to move is up: move now." : `${who} ran out of time.`;
 }
 
+/** @param {Envelope} envelope */
 function renderDeadline(envelope) {
   const line = deadlineLine(envelope);
   const element = $("#deadline");
@@ -150,15 +221,19 @@ function renderDeadline(envelope) {
   text(element, line);
 }
 
-/** Once the game is over, whether it counted: "Not rated: ...", or the player's new rating. */
+/**
+ * Once the game is over, whether it counted: "Not rated: ...", or the player's new rating.
+ * @param {Envelope} envelope
+ */
 function ratingLine(envelope) {
-  const rating = envelope.status === "finished" ? envelope.outcome.rating : undefined;
+  const rating = envelope.status === "finished" ? envelope.outcome?.rating : undefined;
   if (!rating) return "";
   if (!rating.rated) return rating.detail;
   const yours = rating.changes.find((change) => change.seat === envelope.you);
   return yours ? `Your rating: ${yours.before} → ${yours.after}.` : "Rated.";
 }
 
+/** @param {Envelope} envelope */
 function renderRating(envelope) {
   const line = ratingLine(envelope);
   const element = $("#rating");
@@ -166,13 +241,17 @@ function renderRating(envelope) {
   text(element, line);
 }
 
+/**
+ * @param {Envelope} envelope
+ * @param {Renderer} renderer
+ */
 function renderSeats(envelope, renderer) {
   const list = $("#seats");
   list.replaceChildren(
     ...envelope.seats.map((seat) => {
       const item = document.createElement("li");
       item.className = "player";
-      item.dataset.seat = seat.seat;
+      item.dataset.seat = String(seat.seat);
       if (seat.seat === envelope.to_move && envelope.status === "active") item.classList.add("player--to-move");
       if (seat.seat === envelope.you) item.classList.add("player--you");
       const marker = renderer.seatMarker?.(seat.seat);
@@ -200,7 +279,7 @@ function renderSeats(envelope, renderer) {
       if (score !== undefined && score !== null) {
         const badge = document.createElement("span");
         badge.className = "player__score";
-        badge.textContent = score;
+        badge.textContent = String(score);
         item.append(badge);
       }
       return item;
@@ -208,7 +287,10 @@ function renderSeats(envelope, renderer) {
   );
 }
 
-/** The person the game waits for, when that is not the viewer nor a computer; else null. */
+/**
+ * The person the game waits for, when that is not the viewer nor a computer; else null.
+ * @param {Envelope} envelope
+ */
 function personToRemind(envelope) {
   if (envelope.you === null || envelope.status !== "active" || envelope.to_move === null) return null;
   if (envelope.to_move === envelope.you) return null;
@@ -216,6 +298,7 @@ function personToRemind(envelope) {
   return seat.user && !seat.ai_level ? seat : null;
 }
 
+/** @param {Envelope} envelope */
 function renderActions(envelope) {
   const seated = envelope.you !== null;
   const open = envelope.status === "open";
@@ -239,15 +322,20 @@ function renderActions(envelope) {
 }
 
 // The rematch this game's players were asked to, once checked (its id): each is fetched once.
+/** @type {number | null} */
 let rematchChecked = null;
 
 /** When another player asked for a rematch and it waits for the viewer's answer, say so in the
  *  notice kept for it (a live region, so screen readers announce it), not only by the button's
- *  new label. The envelope names the rematch; who asked and whom it waits for are its own. */
+ *  new label. The envelope names the rematch; who asked and whom it waits for are its own.
+ * @param {Envelope} envelope
+ * @param {GameClient} client
+ */
 async function renderRematchOffer(envelope, client) {
   const id = envelope.rematch_id;
   if (!id || envelope.you === null || id === rematchChecked) return;
   rematchChecked = id;
+  /** @type {Envelope} */
   let rematch;
   try {
     rematch = await client.request("GET", `/api/v1/games/${id}/`);
@@ -260,6 +348,11 @@ async function renderRematchOffer(envelope, client) {
   offer.classList.remove("visually-hidden");
 }
 
+/**
+ * @param {MoveLogEntry[]} moves
+ * @param {Envelope} envelope
+ * @param {Renderer} renderer
+ */
 function renderMoves(moves, envelope, renderer) {
   // No empty log (nor an empty transcript) before the first move.
   $("#moves-section").hidden = moves.length === 0;
@@ -283,10 +376,11 @@ function renderMoves(moves, envelope, renderer) {
   list.scrollTop = list.scrollHeight;
   const record = renderer.record?.(envelope);
   $("#record").hidden = record === undefined;
-  if (record !== undefined) $("#record-text").value = record;
+  if (record !== undefined) field("#record-text").value = record;
 }
 
 async function main() {
+  /** @type {PageModule} */
   let module;
   try {
     module = await import(`${initial.kind}/page`);
@@ -294,7 +388,9 @@ async function main() {
     notify("This game cannot be shown: its page failed to load. Reload the page to try again.", "error");
     throw error;
   }
-  let client;
+  /** @type {GameClient} */
+  let client; // made once the renderer is mounted: `play` is called only after that
+  /** @type {PageContext} */
   const context = {
     showHelpers: settings.showHelpers,
     kindData,
@@ -312,6 +408,10 @@ async function main() {
   const renderer = module.mount($("#board"), context);
   kind = renderer;
 
+  /**
+   * @param {Envelope} envelope
+   * @param {Envelope | null} previous
+   */
   function render(envelope, previous) {
     renderer.render(envelope, previous);
     renderSeats(envelope, renderer);
@@ -334,7 +434,7 @@ async function main() {
   client = new GameClient(initial, {
     onEnvelope: render,
     onMoves: (moves, envelope) => renderMoves(moves, envelope, renderer),
-    onConnection: (state) => {
+    onConnection: (/** @type {ConnectionState} */ state) => {
       root.dataset.connection = state;
       text($("#connection"), { live: "Live", reconnecting: "Reconnecting…", closed: "Offline" }[state]);
     },
@@ -351,7 +451,7 @@ async function main() {
     try {
       await client.command("resign");
     } catch (error) {
-      notify(error.message, "error");
+      notify(messageOf(error), "error");
     }
   });
   $("#claim").addEventListener("click", async () => {
@@ -363,18 +463,19 @@ async function main() {
     }
   });
   $("#remind").addEventListener("click", async () => {
-    const button = $("#remind");
+    const remind = button("#remind");
     const seat = personToRemind(client.envelope);
-    button.disabled = true;
+    remind.disabled = true;
     try {
       await client.command("poke");
       notify(seat ? `Reminder sent to ${seat.name}.` : "Reminder sent.");
     } catch (error) {
       notify(error instanceof ApiError ? error.message : "The reminder could not be sent.", "error");
     } finally {
-      button.disabled = false;
+      remind.disabled = false;
     }
   });
+  /** @param {"accept" | "decline"} what */
   async function answer(what) {
     const invitation = myInvitation(client.envelope);
     if (!invitation) return;
@@ -395,7 +496,7 @@ async function main() {
     try {
       await client.command("cancel");
     } catch (error) {
-      notify(error.message, "error");
+      notify(messageOf(error), "error");
     }
   });
   $("#rematch").addEventListener("click", async () => {
@@ -405,16 +506,16 @@ async function main() {
         : await client.command("rematch");
       window.location.assign(`/games/${rematch.id}/`);
     } catch (error) {
-      notify(error.message, "error");
+      notify(messageOf(error), "error");
     }
   });
   $("#copy-record").addEventListener("click", async () => {
-    const field = $("#record-text");
+    const recordText = field("#record-text");
     try {
-      await navigator.clipboard.writeText(field.value);
+      await navigator.clipboard.writeText(recordText.value);
       notify("Transcript copied.");
     } catch {
-      field.select();
+      recordText.select();
       notify("Transcript selected: copy it with Ctrl+C.");
     }
   });

@@ -6,6 +6,10 @@
 // base template's <script>, so the same instance): the game page sets the title's status with
 // setTitleStatus("Your turn").
 
+/** @typedef {import("types/page").Schemas} Schemas */
+/** @typedef {Schemas["MeSocketFrame"]} MeSocketFrame */
+/** @typedef {Schemas["HelloFrame"] | Schemas["NotificationFrame"] | Schemas["UnreadFrame"]} StreamFrame */
+
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 // Reconnecting cannot help after these: log in again (4401), not allowed (4403).
 const FINAL_CLOSE_CODES = new Set([4401, 4403]);
@@ -21,6 +25,7 @@ const baseTitle = document.title.replace(COUNT_PREFIX, "");
 // Notifications about the game on this page that came while the page was hidden.
 let unseenHere = false;
 
+/** @param {string} name */
 function cookie(name) {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
   return match ? decodeURIComponent(match[1]) : "";
@@ -33,18 +38,23 @@ function renderTitle() {
   if (document.title !== title) document.title = title;
 }
 
+/** @param {unknown} count */
 function setUnread(count) {
   if (typeof count !== "number" || count < 0) return;
   unread = count;
   if (badge) {
     badge.dataset.count = String(count);
     badge.hidden = count === 0;
-    document.getElementById("unread-count").textContent = String(count);
+    const shown = document.getElementById("unread-count");
+    if (shown) shown.textContent = String(count);
   }
   renderTitle();
 }
 
-/** A few words before the page's title, e.g. "Your turn"; "" for none. */
+/**
+ * A few words before the page's title, e.g. "Your turn"; "" for none.
+ * @param {string} status
+ */
 export function setTitleStatus(status) {
   titleStatus = status || "";
   renderTitle();
@@ -58,10 +68,12 @@ export function unreadCount() {
 
 const inboxList = document.getElementById("inbox-list");
 
+/** @param {number} id */
 function inboxItem(id) {
   return inboxList?.querySelector(`[data-notification-id="${id}"]`) ?? null;
 }
 
+/** @param {number[] | undefined} ids */
 function inboxMarkRead(ids) {
   for (const id of ids ?? []) {
     const item = inboxItem(id);
@@ -72,6 +84,7 @@ function inboxMarkRead(ids) {
   }
 }
 
+/** @param {Schemas["NotificationFrame"]} message */
 function inboxUpdate(message) {
   if (!inboxList) return;
   for (const id of message.removed ?? []) inboxItem(id)?.remove();
@@ -82,11 +95,11 @@ function inboxUpdate(message) {
   inboxItem(notification.id)?.remove();
   const item = document.createElement("li");
   item.className = "game-list__item inbox__item inbox__item--unread";
-  item.dataset.notificationId = notification.id;
+  item.dataset.notificationId = String(notification.id);
   const text = document.createElement("div");
   text.className = "inbox__text";
   const link = document.createElement(notification.link ? "a" : "span");
-  if (notification.link) link.href = notification.link;
+  if (link instanceof HTMLAnchorElement) link.href = notification.link;
   link.textContent = notification.text;
   const when = document.createElement("span");
   when.className = "muted inbox__when";
@@ -121,6 +134,7 @@ async function markGameRead() {
   }
 }
 
+/** @param {Schemas["Notification"] | null | undefined} notification */
 function aboutThisGame(notification) {
   return gameId !== null && notification && notification.game === gameId && !notification.read;
 }
@@ -131,6 +145,7 @@ document.addEventListener("visibilitychange", () => {
 
 // --- The stream --------------------------------------------------------------------------------
 
+/** @type {Schemas["HelloFrame"] | null} */
 let latestHello = null;
 
 // The stream's latest "hello" (null before the first): a module that loads after it came (the
@@ -139,6 +154,7 @@ export function lastHello() {
   return latestHello;
 }
 
+/** @param {MeSocketFrame} message */
 function received(message) {
   if (message.type === "hello") {
     latestHello = message;
@@ -165,6 +181,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/me/`);
   socket.addEventListener("message", (event) => {
+    /** @type {MeSocketFrame} */
     let message;
     try {
       message = JSON.parse(event.data);

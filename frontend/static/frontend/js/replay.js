@@ -14,17 +14,39 @@
 //   showAnalysis(position | null)         mark the board (Circles: the best move's square)
 // say what the engine thinks (`position`: one entry of the analysis's `positions`).
 
+/** @typedef {import("types/page").Schemas} Schemas */
+/** @typedef {import("types/page").Shown} Shown */
+/** @typedef {import("types/page").Renderer} Renderer */
+/** @typedef {import("types/page").PageModule} PageModule */
+/** @typedef {import("types/page").AnalysisPosition} AnalysisPosition */
+/** @typedef {Schemas["GameReplay"]} Replay */
+/** @typedef {Schemas["MoveLogEntry"]} MoveLogEntry */
+/** @typedef {Schemas["GameAnalysis"]} Analysis */
+/** The page's settings (frontend/replay_views.py, "replay-settings"). */
+/** @typedef {{analysis: boolean, may_analyse: boolean, records: boolean}} ReplaySettings */
+
 const ANALYSIS_POLL_MS = 2000;
+/** @type {Record<string, string>} */
 const MARK_SIGNS = { mistake: "?", blunder: "??" };
+/** @type {Record<string, string>} */
 const MARK_WORDS = { mistake: "a mistake", blunder: "a blunder" };
 
-const root = document.getElementById("replay");
-const replay = JSON.parse(document.getElementById("replay-data").textContent);
-const settings = JSON.parse(document.getElementById("replay-settings").textContent);
-const kindData = JSON.parse(document.getElementById("kind-data").textContent);
-const $ = (selector) => root.querySelector(selector);
+/** An element of the page's template (frontend/replay.html), where it always is. */
+const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const root = byId("replay");
+/** @type {Replay} */
+const replay = JSON.parse(byId("replay-data").textContent ?? "");
+/** @type {ReplaySettings} */
+const settings = JSON.parse(byId("replay-settings").textContent ?? "");
+const kindData = JSON.parse(byId("kind-data").textContent ?? "");
+/** An element of the replay's part of the template; `#study-record` and `#record-text` only when
+ *  the kind has records: those are looked for with `find`. */
+const $ = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
+const find = (/** @type {string} */ selector) => /** @type {HTMLInputElement | null} */ (root.querySelector(selector));
+const button = (/** @type {string} */ selector) => /** @type {HTMLButtonElement} */ ($(selector));
 const last = replay.steps.length - 1;
 
+/** @param {string} path */
 function withLinkKey(path) {
   if (!LINK_KEY) return path;
   const url = new URL(path, location.origin);
@@ -32,6 +54,7 @@ function withLinkKey(path) {
   return url.pathname + url.search;
 }
 
+/** @param {string} name */
 function cookie(name) {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
   return match ? decodeURIComponent(match[1]) : "";
@@ -40,6 +63,11 @@ function cookie(name) {
 // An unlisted game's page is opened with its link key (`?key=`); every read of it sends it on.
 const LINK_KEY = new URLSearchParams(location.search).get("key");
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @returns {Promise<Analysis>} the analysis (its only use)
+ */
 async function api(method, path) {
   const response = await fetch(withLinkKey(path), {
     method,
@@ -54,11 +82,16 @@ async function api(method, path) {
   return data;
 }
 
-/** Step `index` as the envelope the renderer knows from the game page. */
+/**
+ * Step `index` as the envelope the renderer knows from the game page.
+ * @param {number} index
+ * @returns {Shown}
+ */
 function envelopeAt(index) {
   const step = replay.steps[index];
   const end = index === last;
-  return {
+  // One kind's replay gives that kind's steps: TypeScript does not follow `kind` that far.
+  return /** @type {Shown} */ ({
     id: replay.id,
     kind: replay.kind,
     status: end ? replay.status : "active",
@@ -74,19 +107,29 @@ function envelopeAt(index) {
     invitations: [],
     rematch_id: null,
     created_by: null,
-  };
+  });
 }
 
+/** @param {number} index */
 function seatName(index) {
   if (index === replay.you) return "You";
   return replay.seats[index]?.name ?? `Seat ${index + 1}`;
 }
 
+/**
+ * @param {Renderer} renderer
+ * @param {MoveLogEntry} entry
+ * @param {Shown} envelope
+ */
 function moveLine(renderer, entry, envelope) {
   const line = renderer.describeMove?.(entry, envelope);
   return line || `${entry.number}. ${seatName(entry.seat)} moved`;
 }
 
+/**
+ * @param {Renderer} renderer
+ * @param {Shown} envelope
+ */
 function outcomeLine(renderer, envelope) {
   if (replay.status === "aborted") return "The game was stopped by the staff.";
   const { outcome } = replay;
@@ -100,6 +143,7 @@ function outcomeLine(renderer, envelope) {
 }
 
 async function main() {
+  /** @type {PageModule} */
   const module = await import(`${replay.kind}/page`);
   const board = $("#board");
   const renderer = module.mount(board, {
@@ -111,34 +155,38 @@ async function main() {
   // A replay is looked at, not played: no clicks, no focus on the board.
   board.inert = true;
 
-  const entries = replay.steps.slice(1).map((step) => step.move);
+  // Every step but the start has the move that led to it.
+  const entries = replay.steps.slice(1).map((step) => /** @type {MoveLogEntry} */ (step.move));
   const finalEnvelope = envelopeAt(last);
   const lines = entries.map((entry) => moveLine(renderer, entry, finalEnvelope));
-  let analysed = new Map(); // move number -> the analysis of that move
+  /** @type {Map<number, AnalysisPosition>} move number -> the analysis of that move */
+  let analysed = new Map();
+  /** @type {number | null} the step shown */
   let current = null;
 
   const list = $("#moves");
   const items = entries.map((entry, index) => {
     const item = document.createElement("li");
     item.className = "replay__move-item";
-    item.dataset.number = entry.number;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "replay__move-button";
-    button.textContent = lines[index];
-    button.addEventListener("click", () => show(index + 1));
-    item.append(button);
+    item.dataset.number = String(entry.number);
+    const jump = document.createElement("button");
+    jump.type = "button";
+    jump.className = "replay__move-button";
+    jump.textContent = lines[index];
+    jump.addEventListener("click", () => show(index + 1));
+    item.append(jump);
     if (entry.imported) item.classList.add("move-list__item--imported");
     return item;
   });
   list.replaceChildren(...items);
 
+  /** @param {Shown} envelope */
   function renderSeats(envelope) {
     $("#seats").replaceChildren(
       ...replay.seats.map((seat) => {
         const item = document.createElement("li");
         item.className = "player";
-        item.dataset.seat = seat.seat;
+        item.dataset.seat = String(seat.seat);
         if (seat.seat === envelope.to_move && envelope.status === "active") item.classList.add("player--to-move");
         if (seat.seat === replay.you) item.classList.add("player--you");
         const marker = renderer.seatMarker?.(seat.seat);
@@ -151,7 +199,7 @@ async function main() {
         if (score !== undefined && score !== null) {
           const badge = document.createElement("span");
           badge.className = "player__score";
-          badge.textContent = score;
+          badge.textContent = String(score);
           item.append(badge);
         }
         return item;
@@ -159,6 +207,10 @@ async function main() {
     );
   }
 
+  /**
+   * @param {number} index
+   * @param {Shown} envelope
+   */
   function statusLine(index, envelope) {
     if (index === last) return outcomeLine(renderer, envelope);
     if (index === 0) return "The start.";
@@ -167,6 +219,10 @@ async function main() {
     return seat === replay.you ? "Your move." : `${seatName(seat)} to move.`;
   }
 
+  /**
+   * @param {number} index
+   * @param {Shown} envelope
+   */
   function renderAnalysis(index, envelope) {
     if (!settings.analysis) return;
     // The move that led here, and the best move from here (the next move's analysis).
@@ -174,7 +230,7 @@ async function main() {
     const next = analysed.get(index + 1);
     const here = $("#analysis-here");
     const move = $("#analysis-move");
-    const describe = (position) =>
+    const describe = (/** @type {AnalysisPosition} */ position) =>
       renderer.describeAnalysis?.(position, envelope) ?? `Move ${position.number} lost ${position.loss}.`;
     move.hidden = !played;
     move.textContent = played ? describe(played) : "";
@@ -185,6 +241,7 @@ async function main() {
     renderer.showAnalysis?.(next ?? null);
   }
 
+  /** @param {number} index */
   function show(index) {
     index = Math.max(0, Math.min(last, index));
     if (index === current) return;
@@ -197,7 +254,7 @@ async function main() {
     if (renderer.describeMove) for (const entry of entries.slice(0, index)) renderer.describeMove(entry, envelope);
     renderSeats(envelope);
     root.dataset.step = String(index);
-    $("#slider").value = String(index);
+    /** @type {HTMLInputElement} */ ($("#slider")).value = String(index);
     $("#step-number").textContent = String(index);
     $("#status").textContent = statusLine(index, envelope);
     $("#move-text").textContent = index === 0 ? "Before the first move." : lines[index - 1];
@@ -208,34 +265,39 @@ async function main() {
       else item.removeAttribute("aria-current");
     }
     items[index - 1]?.scrollIntoView({ block: "nearest" });
-    $("#first").disabled = index === 0;
-    $("#back").disabled = index === 0;
-    $("#forward").disabled = index === last;
-    $("#last").disabled = index === last;
+    button("#first").disabled = index === 0;
+    button("#back").disabled = index === 0;
+    button("#forward").disabled = index === last;
+    button("#last").disabled = index === last;
     const record = renderer.record?.(envelope);
-    if ($("#study-record")) $("#study-record").value = record ?? "";
+    const studyRecord = find("#study-record");
+    if (studyRecord) studyRecord.value = record ?? "";
     renderAnalysis(index, envelope);
     history.replaceState(null, "", `#move-${index}`);
   }
 
+  // Shown from here on: `current` is a step.
+  const shown = () => /** @type {number} */ (current);
   $("#first").addEventListener("click", () => show(0));
-  $("#back").addEventListener("click", () => show(current - 1));
-  $("#forward").addEventListener("click", () => show(current + 1));
+  $("#back").addEventListener("click", () => show(shown() - 1));
+  $("#forward").addEventListener("click", () => show(shown() + 1));
   $("#last").addEventListener("click", () => show(last));
-  $("#slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  const slider = /** @type {HTMLInputElement} */ ($("#slider"));
+  slider.addEventListener("input", () => show(Number(slider.value)));
   document.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     // The slider steps itself; text boxes and lists keep their keys.
     if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
-    const moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
+    /** @type {Record<string, number>} */
+    const moves = { ArrowLeft: shown() - 1, ArrowRight: shown() + 1, Home: 0, End: last };
     if (!(event.key in moves)) return;
     event.preventDefault();
     show(moves[event.key]);
   });
 
   // The record: the whole game's, to copy; each step's goes with "Study from here".
-  const recordField = $("#record-text");
+  const recordField = find("#record-text");
   if (recordField) {
     const record = renderer.record?.(finalEnvelope);
     if (record === undefined) $("#record").hidden = true;
@@ -257,6 +319,7 @@ async function main() {
 
   if (settings.analysis) await followAnalysis();
 
+  /** @param {Analysis} analysis */
   function applyAnalysis(analysis) {
     analysed = new Map(analysis.positions.map((position) => [position.number, position]));
     for (const item of items) {
@@ -295,7 +358,7 @@ async function main() {
     else status.textContent = analysis.progress; // "Analysed 3 of 60 moves so far."
     request.hidden = !settings.may_analyse || !["not_requested", "failed"].includes(analysis.status);
     request.textContent = analysis.status === "failed" ? "Try again" : "Analyse the game";
-    const index = current;
+    const index = shown();
     current = null; // draw the step again, with what is known now
     show(index);
   }
@@ -312,6 +375,7 @@ async function main() {
     });
     await follow(api("GET", path));
 
+    /** @param {Promise<Analysis>} answer */
     async function follow(answer) {
       try {
         let analysis = await answer;
@@ -323,7 +387,8 @@ async function main() {
         }
       } catch (error) {
         // A refusal (e.g. too many analyses asked for today) says why; the button stays.
-        $("#analysis-status").textContent = `The analysis is not available: ${error.message}`;
+        const why = error instanceof Error ? error.message : String(error);
+        $("#analysis-status").textContent = `The analysis is not available: ${why}`;
         request.hidden = !settings.may_analyse;
       }
     }

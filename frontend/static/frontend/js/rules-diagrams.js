@@ -8,22 +8,34 @@
 // be played, and marks the figure once drawn (data-drawn="true"). The drawings are inert: they
 // illustrate the rules, the figure's caption says in words what they show.
 
+/** @typedef {import("types/page").PageContext} PageContext */
+/**
+ * One figure's entry of the page's JSON (`<kind>/rules_page.py`): the envelope to draw, and
+ * what the kind's rules module draws on it (Circles `marks`, King's Corner `expanded`, CirKis
+ * `moves`, `focus`, `scores`).
+ * @typedef {{envelope: import("types/page").Envelope, helpers?: boolean}} Diagram
+ */
+
 const noMove = async () => {};
 
+/** @param {string} id */
 function readJson(id) {
   const element = document.getElementById(id);
-  return element ? JSON.parse(element.textContent) : null;
+  return element ? JSON.parse(element.textContent ?? "") : null;
 }
 
 /**
  * Draw every figure of the page: `draw(container, diagram, context)` draws `diagram` (the
  * figure's entry of the page's JSON) into `container` with the kind's renderer.
+ * @template {Diagram} D the kind's diagrams
+ * @param {(container: HTMLElement, diagram: D, context: PageContext) => void} draw
  */
 export function drawDiagrams(draw) {
+  /** @type {Record<string, D>} */
   const diagrams = readJson("rules-diagrams") ?? {};
   const kindData = readJson("kind-data");
-  for (const figure of document.querySelectorAll("figure[data-diagram]")) {
-    const name = figure.dataset.diagram;
+  for (const figure of document.querySelectorAll(/** @type {"figure"} */ ("figure[data-diagram]"))) {
+    const name = /** @type {string} */ (figure.dataset.diagram);
     const diagram = diagrams[name];
     if (!diagram) {
       figure.dataset.drawn = "missing";
@@ -33,6 +45,7 @@ export function drawDiagrams(draw) {
     const drawing = document.createElement("div");
     drawing.className = "rules-figure__drawing";
     figure.prepend(drawing);
+    /** @type {PageContext} */
     const context = {
       showHelpers: Boolean(diagram.helpers),
       kindData,
