@@ -8,6 +8,11 @@ response lists its codes in one recognisable sentence: "Error codes: `a`, `b`."
 
 Shapes that no operation sends (the sockets' frames, greycircle.games.frames) are published with
 `components_publish` and added as components by the hook `add_published_components`.
+
+Library seam (UPGRADING.md, "drf-spectacular"): drf-spectacular==0.30.0. Uses
+`drf_spectacular.plumbing.build_mocked_view` (outside the documented API) to resolve the published
+components' serializers as an operation's would be; no public hook adds components that no
+operation uses.
 """
 
 from __future__ import annotations

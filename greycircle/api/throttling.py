@@ -8,6 +8,14 @@ request's limits together: the client's (`anon` per address, `user` per account)
 `throttle_scope` if it names one (`moves` per player, ...). A client may send up to twice a rate
 across the boundary of two windows, which a rate limit tolerates. The rates and scopes are DRF's
 (`DEFAULT_THROTTLE_RATES`); `Retry-After` is the seconds left in the longest exceeded window.
+
+Library seam (UPGRADING.md, "djangorestframework"): djangorestframework==3.18.3. It builds DRF's
+`UserRateThrottle`, `AnonRateThrottle` and `ScopedRateThrottle` and uses their attributes and
+helpers (`scope`, `rate`, `get_rate()`, `parse_rate()`, `num_requests`, `duration`,
+`get_cache_key()`) without their `allow_request`. Why: DRF's way took two Redis round trips and a
+pickled list per throttle on every move; the throttles were 8% of a request thread's busy time
+under 10 players (bench/README.md, "Under load"); all of a request's limits now take one round
+trip (commit 23467dd).
 """
 
 from __future__ import annotations

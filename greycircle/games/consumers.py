@@ -25,6 +25,14 @@ them up: two queries to authenticate, one to find the user's seat, then the firs
 Clients send only `{"type": "ping"}` (answered with `{"type": "pong"}`). Any other frame is answered
 with `{"type": "error", "code": "malformed"|"too_large"|"too_deep"|"unsupported", "detail": ...}`
 and the socket stays open.
+
+Library seam (UPGRADING.md, "channels"): channels==4.3.2. `LiveConsumer` re-implements
+`AsyncConsumer.__call__` and `dispatch` with `channels.utils.await_many_dispatch` and
+`channels.consumer.get_handler_name`, leaving out the `close_old_connections` that channels runs
+on the sync-view thread around every message. Why: each socket queued there behind every request;
+with it left out and the sockets' own threads (greycircle.socket_threads), 1,000 sockets
+reconnecting at once were all connected in 4.4 to 5.1 s instead of 26.8 to 39.2 s
+(bench/README.md, "Socket storm").
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ The platform's serializers here say what every kind's replay and analysis have; 
 documents each as `oneOf` the kinds' own shapes (`CirclesGameReplay`, `CirclesGameAnalysis`, ...),
 built from the kinds' serializers as the envelope is (greycircle.games.schema). Importing this
 module registers the drf-spectacular extensions that do it.
+
+Library seam (UPGRADING.md, "drf-spectacular"): drf-spectacular==0.30.0. Uses
+`drf_spectacular.plumbing.get_doc` (outside the documented API) for the kinds' descriptions, for
+the same reason as greycircle.games.schema.
 """
 
 from __future__ import annotations

@@ -1,6 +1,12 @@
 """The typed OpenAPI schema of the games API, built per game kind from the registry.
 
 drf-spectacular extensions, registered when the games app is ready (`GamesConfig.ready`).
+
+Library seam (UPGRADING.md, "drf-spectacular"): drf-spectacular==0.30.0. Besides the documented
+extension classes it uses `drf_spectacular.plumbing.ResolvedComponent`, `force_instance` and
+`get_doc`, helpers outside the documented API. Why: the envelope, the moves and the frames are
+typed per game kind, a `oneOf` of the kinds' own components built from the registry, which no
+public hook of drf-spectacular composes (no figure: a schema, not a cost).
 """
 
 from __future__ import annotations
