@@ -9,7 +9,7 @@ MANAGE := $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint format worker
+.PHONY: run test install lint format worker api-types
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "Python's venv module is missing: apt-get install python3-venv"; exit 1; }
@@ -34,9 +34,24 @@ test: install
 	bash scripts/ensure-chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-lint: install
+# The JavaScript's tooling (TypeScript, openapi-typescript) is for development only: npm installs
+# it from package-lock.json into node_modules/; the site serves its modules as they are.
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: apt-get install nodejs npm"; exit 1; }
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+# Ruff; then the API's TypeScript types against the OpenAPI schema (scripts/api_types.py) and
+# TypeScript's check of every page module against them (tsconfig.json).
+lint: install node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python scripts/api_types.py --check
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
+
+# After a change to the API's schema: the types the page modules are checked against.
+api-types: install node_modules/.installed
+	$(BIN)/python scripts/api_types.py
 
 format: install
 	$(BIN)/ruff format .
