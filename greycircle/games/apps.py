@@ -11,14 +11,19 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from accounts.signals import friend_news, user_blocked
         from greycircle.games import (
+            changes,
             schema,  # noqa: F401  (registers the schema extensions)
             sweeps,
+            tasks,
             worker,
         )
         from greycircle.runtime.sweeps import sweep_register
         from greycircle.runtime.worker import worker_policy_register
 
         worker_policy_register(worker.POLICY)
+        changes.computer_to_move.connect(
+            tasks.computer_to_move_received, dispatch_uid="games.ai_turn_enqueue"
+        )
         for name, run in (
             ("stalled computer turns", sweeps.stalled_turns_recover),
             ("expired invitations", sweeps.invitations_expire),

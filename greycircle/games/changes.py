@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.dispatch import Signal
 from django.utils import timezone
 
-from greycircle.games import events, registry, selectors, tasks
+from greycircle.games import events, registry, selectors
 from greycircle.games.engine import IllegalMove, Outcome
 from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import DeadlineNotice, Game, GameStatus, InvitationStatus, Move, Seat
@@ -23,6 +24,12 @@ from greycircle.runtime.db_rows import row_insert, row_update
 
 if TYPE_CHECKING:
     from accounts.models import User
+
+computer_to_move = Signal()
+"""Sent by `game_committed` when a committed change leaves a computer seat to move; arguments
+`game_id` and `version`. greycircle.games.tasks queues the computer's turn (connected in
+`GamesConfig.ready()`): the task that plays it comes back through these steps, so they may not
+import it."""
 
 
 def game_start_if_ready(game: Game) -> bool:
@@ -215,7 +222,7 @@ def game_committed(
     the stall sweep.
     """
     if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
-        tasks.ai_turn_enqueue(game_id=game.pk, version=game.version)
+        computer_to_move.send(sender=Game, game_id=game.pk, version=game.version)
     events.game_changed(
         game=game,
         moves=moves,

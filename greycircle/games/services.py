@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from accounts.selectors import are_friends, blocked_user_ids, is_blocked_among
-from greycircle.games import registry, selectors, tasks, thinking
+from greycircle.games import registry, selectors, thinking
 from greycircle.games.changes import (
     ai_turn_pending,
     check_can_act,
@@ -233,33 +232,6 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
         move = move_apply(game, seat=seat, move=chosen, player=None, state=state)
         transaction.on_commit(lambda: game_committed(game, moves=[move]))
     return True
-
-
-def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
-    """Queue again every computer turn that has waited longer than `stalled_for`.
-
-    The last resort when a turn's task was lost (its row deleted, a worker that died before
-    heartbeats noticed it, a publish that hung). A turn whose task still waits in the queue is
-    left alone: queuing it again would only pile up copies while no worker runs.
-    """
-    cutoff = timezone.now() - stalled_for
-    stalled = list(
-        Game.objects.filter(
-            status=GameStatus.ACTIVE,
-            updated_at__lt=cutoff,
-            seats__index=F("to_move"),
-            seats__ai_level__gt="",
-        ).values_list("pk", "version")
-    )
-    if not stalled:
-        return []
-    queued = tasks.ai_turns_queued()
-    requeued = []
-    for game_id, version in stalled:
-        if (game_id, version) not in queued:
-            tasks.ai_turn_enqueue(game_id=game_id, version=version)
-            requeued.append(game_id)
-    return requeued
 
 
 def game_resign(*, game_id: int, user: User) -> Game:

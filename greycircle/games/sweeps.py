@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 
-from greycircle.games import deadlines, heartbeats, invitations, services
+from greycircle.games import deadlines, heartbeats, invitations, tasks
 from greycircle.runtime.worker import dead_after
 
 logger = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ def stalled_turns_recover() -> None:
     computer turn that has waited GAMES_AI_STALL_SECONDS."""
     stalled_for = stall_period()
     heartbeats.unattended_tasks_fail(running_for=stalled_for, dead_after=dead_after())
-    if requeued := services.ai_turns_recover(stalled_for=stalled_for):
+    if requeued := tasks.ai_turns_recover(stalled_for=stalled_for):
         logger.warning("re-queued stalled computer turns in games %s", requeued)
 
 

@@ -6,11 +6,14 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import connections
+from django.db.models import F
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django_tasks import task
 from django_tasks_db.compat import TaskResultStatus
 
+from greycircle.games import services
+from greycircle.games.models import Game, GameStatus
 from greycircle.runtime.worker import workers_wake
 
 if TYPE_CHECKING:
@@ -20,8 +23,6 @@ if TYPE_CHECKING:
 @task()
 def ai_turn_run(game_id: int, version: int) -> bool:
     """Play the computer's turn in `game_id` if the game is still at `version`."""
-    from greycircle.games import services  # services enqueue this task: import at call time
-
     return services.ai_take_turn(game_id=game_id, expected_version=version)
 
 
@@ -52,6 +53,40 @@ def notifications_enqueue(*, news: list[dict[str, Any]]) -> None:
     """Queue the notifications of one change: `{"user_id", "event", "data"}` each, JSON only."""
     notifications_send.enqueue(news)
     workers_wake()
+
+
+def computer_to_move_received(
+    sender: object, *, game_id: int, version: int, **kwargs: object
+) -> None:
+    """`changes.computer_to_move`'s receiver: queue the computer's turn."""
+    ai_turn_enqueue(game_id=game_id, version=version)
+
+
+def ai_turns_recover(*, stalled_for: timedelta) -> list[int]:
+    """Queue again every computer turn that has waited longer than `stalled_for`.
+
+    The last resort when a turn's task was lost (its row deleted, a worker that died before
+    heartbeats noticed it, a publish that hung). A turn whose task still waits in the queue is
+    left alone: queuing it again would only pile up copies while no worker runs.
+    """
+    cutoff = timezone.now() - stalled_for
+    stalled = list(
+        Game.objects.filter(
+            status=GameStatus.ACTIVE,
+            updated_at__lt=cutoff,
+            seats__index=F("to_move"),
+            seats__ai_level__gt="",
+        ).values_list("pk", "version")
+    )
+    if not stalled:
+        return []
+    queued = ai_turns_queued()
+    requeued = []
+    for game_id, version in stalled:
+        if (game_id, version) not in queued:
+            ai_turn_enqueue(game_id=game_id, version=version)
+            requeued.append(game_id)
+    return requeued
 
 
 def ai_turns_queued() -> set[tuple[int, int]]:

@@ -19,20 +19,22 @@ from django.db.models.functions import Now
 
 from greycircle.games.models import WorkerHeartbeat
 
+AI_TURN_TASK = "greycircle.games.tasks.ai_turn_run"
+"""The queue rows of computer turns (`task_path`): a name, not an import, since the turn's task
+plays through the services that call this module."""
+
 
 def ai_budget_ms(*, waited_ms: float = 0) -> int:
     """The thinking time of the computer's turn about to be played, which has waited
     `waited_ms` since the move that made it the computer's turn (at most two queries)."""
     from django_tasks_db.models import DBTaskResult  # a model: import once apps are loaded
 
-    from greycircle.games.tasks import ai_turn_run
-
     least = int(settings.GAMES_AI_MIN_BUDGET_MS)
     budget = int(settings.GAMES_AI_BUDGET_MS)
     left = budget - max(0, int(waited_ms))
     if left <= least:
         return least
-    waiting = DBTaskResult.objects.ready().filter(task_path=ai_turn_run.module_path).count()
+    waiting = DBTaskResult.objects.ready().filter(task_path=AI_TURN_TASK).count()
     if not waiting:
         return left
     alive_since = Now() - timedelta(seconds=float(settings.GAMES_WORKER_DEAD_SECONDS))

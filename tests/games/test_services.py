@@ -87,10 +87,10 @@ def test_a_computer_turn_lost_with_its_worker_is_queued_again(alice, run_tasks):
     # The worker that took the job died: the job is gone and the game still waits for the computer.
     DBTaskResult.objects.filter(task_path=tasks.ai_turn_run.module_path).delete()
     assert tasks.ai_turns_queued() == set()
-    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
+    assert tasks.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
 
-    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
+    assert tasks.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
     run_tasks()
     game.refresh_from_db()
     assert game.to_move == 0

@@ -67,3 +67,7 @@ def test_the_smaller_of_the_time_left_and_the_queue_share_is_thought(budget):
     turns_waiting(2)
     assert thinking.ai_budget_ms(waited_ms=300) == 500  # the queue's share is the smaller
     assert thinking.ai_budget_ms(waited_ms=800) == 200  # the time left is the smaller
+
+
+def test_the_turns_counted_are_the_rows_of_the_computers_turn_task():
+    assert tasks.ai_turn_run.module_path == thinking.AI_TURN_TASK

@@ -391,10 +391,10 @@ def test_a_stalled_turn_still_in_the_queue_is_not_queued_again(alice, tictactoe)
     )
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
 
-    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
+    assert tasks.ai_turns_recover(stalled_for=timedelta(seconds=30)) == []
     assert _turns().count() == 1
     _turns().update(status=TaskResultStatus.FAILED)
-    assert services.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
+    assert tasks.ai_turns_recover(stalled_for=timedelta(seconds=30)) == [game.pk]
     assert _turns().count() == 2
 
 

@@ -59,12 +59,11 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
             "greycircle.games.events",
             "greycircle.games.services",
             "greycircle.games.tasks",
-            "greycircle.games.thinking",
             "greycircle.notifications.services",
         }
     ): (
-        "the computer's turn task imports the services that queue it, the game events the inbox"
-        " that tells players (issue 20, section 2)"
+        "the game events import the inbox that tells players, whose task games.tasks holds"
+        " (issue 20, section 2)"
     ),
 }
 
