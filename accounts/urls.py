@@ -5,7 +5,6 @@ from accounts import views
 
 urlpatterns = [
     path("settings/", views.user_settings, name="settings"),
-    path("friends/", views.friends_page, name="friends"),
     path("friends/request/", views.friend_request_send, name="friend-request-send"),
     path(
         "friends/requests/<id:request_id>/<slug:answer>/",

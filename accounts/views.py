@@ -1,5 +1,6 @@
 """Browser pages of accounts that allauth doesn't provide. "Play now as a guest", deleting my
-account and downloading my data reach the games too: they are greycircle.players.views."""
+account, downloading my data and the friends page (which reads its notifications) reach the
+games or the inbox too: they are greycircle.players.views."""
 
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import friends, guests, selectors
+from accounts import friends, guests
 from accounts.errors import AccountError
 from accounts.forms import GuestUpgradeForm, UsernameForm, UserSettingsForm
 from accounts.services import user_settings_update
-from greycircle.notifications.services import notifications_read_for_friends
-from greycircle.presence import users_online
 
 
 @login_required
@@ -34,29 +33,8 @@ def user_settings(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/settings.html", {"form": form})
 
 
-# --- Friends and blocks (/friends/): plain forms posting to views that call accounts.friends ---
-
-
-@login_required
-@require_http_methods(["GET"])
-def friends_page(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    friendships = list(selectors.friends_of(user=user))
-    # The requests and answers are on this page: their notifications are read.
-    notifications_read_for_friends(user=user)
-    return render(
-        request,
-        "accounts/friends.html",
-        {
-            "friends": friendships,
-            "online": users_online(friendship.friend_id for friendship in friendships),
-            "incoming": selectors.friend_requests_incoming(user=user),
-            "outgoing": selectors.friend_requests_outgoing(user=user),
-            "blocks": selectors.blocked_by(user=user),
-            "request_form": UsernameForm(auto_id="request_%s"),
-            "block_form": UsernameForm(auto_id="block_%s"),
-        },
-    )
+# --- Friends and blocks: plain forms on the friends page (/friends/, greycircle.players.views)
+# posting to views that call accounts.friends, which go back to that page ---------------------
 
 
 def _carry_out(request: HttpRequest, change: Callable[[], str]) -> HttpResponse:

@@ -1,6 +1,7 @@
-"""Pages that span an account and the games: "Play now as a guest", deleting my account and
-downloading my data (their URLs are wired in greycircle/urls.py, as accounts may not name these
-views)."""
+"""Pages that span an account and the games or the inbox: "Play now as a guest", deleting my
+account, downloading my data, and the friends page (accounts' friends, requests and blocks, whose
+notifications it reads). Their URLs are wired in greycircle/urls.py, as accounts may not name
+these views; the friends page's forms post to accounts.views."""
 
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import guests as guest_accounts
+from accounts import selectors
 from accounts.adapter import client_ip
 from accounts.errors import AccountError
-from accounts.forms import AccountDeleteForm
+from accounts.forms import AccountDeleteForm, UsernameForm
 from greycircle.errors import ServiceError
+from greycircle.notifications.services import notifications_read_for_friends
 from greycircle.players import data, deletion
 from greycircle.players.guests import DEFAULT_KIND, guest_game_start
 from greycircle.players.serializers import AccountDataSerializer
+from greycircle.presence import users_online
 
 # Guests log in without a password; the session remembers the backend that let them in.
 GUEST_BACKEND = "accounts.backends.ModelBackend"
@@ -56,6 +60,31 @@ def guest_play(request: HttpRequest) -> HttpResponse:
         # The session is a guest's only way in: it lasts as long as they may stay idle.
         request.session.set_expiry(timedelta(days=guest_accounts.idle_days()))
     return redirect("game", game_id=game.pk)
+
+
+# --- Friends and blocks (/friends/) -----------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET"])
+def friends_page(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    friendships = list(selectors.friends_of(user=user))
+    # The requests and answers are on this page: their notifications are read.
+    notifications_read_for_friends(user=user)
+    return render(
+        request,
+        "players/friends.html",
+        {
+            "friends": friendships,
+            "online": users_online(friendship.friend_id for friendship in friendships),
+            "incoming": selectors.friend_requests_incoming(user=user),
+            "outgoing": selectors.friend_requests_outgoing(user=user),
+            "blocks": selectors.blocked_by(user=user),
+            "request_form": UsernameForm(auto_id="request_%s"),
+            "block_form": UsernameForm(auto_id="block_%s"),
+        },
+    )
 
 
 # --- My account: delete it, download my data --------------------------------------------------

@@ -7,9 +7,7 @@ import re
 import pytest
 
 from accounts.models import Friendship
-from greycircle.notifications.models import Notification, NotificationKind
 from greycircle.presence import presence_socket_closed, presence_socket_opened
-from tests.notifications.conftest import notify
 
 pytestmark = pytest.mark.django_db
 
@@ -48,15 +46,6 @@ def test_the_friends_api_says_who_is_online(client_for, alice, friends_of_alice)
         ("bob", True),
         ("carol", False),
     }
-
-
-def test_opening_the_friends_page_reads_friend_notifications(client, alice):
-    request = notify(alice, NotificationKind.FRIEND_REQUEST)
-    other = notify(alice, NotificationKind.REMINDER)
-    client.force_login(alice)
-    client.get("/friends/")
-    assert Notification.objects.get(pk=request.pk).read
-    assert not Notification.objects.get(pk=other.pk).read
 
 
 def test_the_play_page_seats_the_invited_friend(client, alice):
