@@ -242,7 +242,8 @@ ACCOUNT_RATE_LIMITS = {
 }
 # Proxies whose X-Forwarded-For is trusted, as REST_FRAMEWORK["NUM_PROXIES"]: 0 = peer address.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("NUM_PROXIES", "0"))
-# Guests ("Play now as a guest", accounts.guests) not seen for this many days are removed.
+# Guests ("Play now as a guest", accounts.guests) not seen for this many days are removed
+# (greycircle.players.guests.guests_remove_idle).
 GUESTS_IDLE_DAYS = float(os.environ.get("GUESTS_IDLE_DAYS", "30"))
 HEADLESS_CLIENTS = ("app", "browser")
 HEADLESS_ONLY = False
