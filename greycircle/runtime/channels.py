@@ -10,7 +10,11 @@ redis-py's `bzmpop` and on a cancelled blocking read that may come back as a tim
 `BatchingInMemoryChannelLayer` overrides `InMemoryChannelLayer.new_channel` and `group_add`. Why:
 receiving CPU 856 to 961 µs per message against channels-redis's 1,764 to 1,841 µs at 500/s, and
 none lost at ≈1,000/s where channels-redis lost 22%; a change for five groups in two round trips
-instead of twenty.
+instead of twenty. Re-measured on 2026-12-01 (`bench/channel_compare.py`, 5 interleaved rounds,
+load average 6 to 19): 281 and 229 µs per message batched at 500/s and 1,000/s, against 800 and
+606 µs (2.6 to 2.8 times) for channels-redis's read with a `capacity` of 10,000, the least that lost
+nothing (at 100 and 1,000 it lost 7 to 74% of the messages; ours, at 100, lost 7 messages in
+one run of ten): far from the 10% that would drop the override (UPGRADING.md, "channels-redis").
 
 A move is news for every audience of its game (each seat and the spectators) and for the players'
 personal streams (`ws/me/`). channels-redis sends to one group at a time, in four round trips to
