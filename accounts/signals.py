@@ -6,7 +6,7 @@ together (greycircle.games: the seats of games that have not started).
 
 `friend_news` is sent after the commit of a friend request (`event="friend_request"`) or of the
 friendship it made (`"friend_accepted"`), with `user_id` (who is to be told) and `data` (the
-event's fields): the receiver tells that user (greycircle.games: `events.notify`, their inbox
+event's fields): the receiver tells that user (greycircle.notifications.receivers: their inbox
 and their `ws/me/` stream).
 """
 

@@ -180,7 +180,7 @@ def main() -> None:
 
     spent = asyncio.run(run())
     DBTaskResult.objects.filter(
-        task_path="greycircle.games.tasks.notifications_send", enqueued_at__gte=started
+        task_path="greycircle.notifications.tasks.notifications_send", enqueued_at__gte=started
     ).delete()
 
     def report(name: str, values: list[float]) -> float:

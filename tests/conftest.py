@@ -245,14 +245,14 @@ def _batch_worker() -> Worker:
 
 @pytest.fixture
 def deliver_notifications():
-    """Run the queued notification tasks (greycircle.games.tasks.notifications_send), oldest
+    """Run the queued notification tasks (greycircle.notifications.tasks.notifications_send), oldest
     first, through the worker's own `run_task`: keep each player's notifications and tell their
     streams. Computer turns (which the worker would run first) stay queued."""
 
     def run() -> None:
         from django_tasks_db.models import DBTaskResult
 
-        from greycircle.games.tasks import notifications_send
+        from greycircle.notifications.tasks import notifications_send
 
         queued = DBTaskResult.objects.ready().filter(task_path=notifications_send.module_path)
         worker = _batch_worker()

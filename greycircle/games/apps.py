@@ -9,7 +9,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from accounts.signals import friend_news, user_blocked
+        from accounts.signals import user_blocked
         from greycircle.games import (
             changes,
             schema,  # noqa: F401  (registers the schema extensions)
@@ -31,19 +31,9 @@ class GamesConfig(AppConfig):
         ):
             sweep_register(name=name, run=run, every=sweeps.sweep_period)
         user_blocked.connect(_part_across_block, dispatch_uid="games.seats_part_across_block")
-        friend_news.connect(_tell_friend_news, dispatch_uid="games.notify_friend_news")
 
 
 def _part_across_block(sender: Any, *, blocker: Any, blocked: Any, **kwargs: Any) -> None:
     from greycircle.games.invitations import seats_part_across_block
 
     seats_part_across_block(blocker=blocker, blocked=blocked)
-
-
-def _tell_friend_news(
-    sender: Any, *, user_id: int, event: str, data: dict[str, Any], **kwargs: Any
-) -> None:
-    # Imported at call time: apps.py is imported before the models load, and events.py needs them.
-    from greycircle.games import events
-
-    events.notify(user_id=user_id, event=event, **data)

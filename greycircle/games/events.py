@@ -10,17 +10,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import DatabaseError
 from rest_framework.utils.encoders import JSONEncoder
 
-from greycircle.games import selectors
-from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
-from greycircle.notifications.actors import actor_id
+from greycircle.games import selectors, signals
+from greycircle.games.models import Game, Invitation, InvitationStatus, Move, Seat
 from greycircle.outages import REDIS_ERRORS, Outage
 
 logger = logging.getLogger(__name__)
@@ -106,63 +104,49 @@ def game_changed(
     cancelled: bool = False,
 ) -> None:
     """Send each audience its new envelope (with the log entries `moves` this change added) in
-    one publish, and queue the notifications of the players whom the change concerns — all but
-    the player who made it (`actors.actor_id`), whose pages follow the game on its sockets.
-
-    The inbox is kept by the task worker (`notifications_send`), which then tells each player's
-    stream: the request that made the change only publishes and queues one task.
-    """
+    one publish, then tell what happened (`signals.game_changed`: the inbox queues the
+    notifications of the players whom the change concerns)."""
     game_envelopes_send(game=game, moves=moves)
-    about = {"game": game.pk, "kind": game.kind, "version": game.version}
     seats = list(game.seats.all())
-    actor = actor_id()
-    # The seat of whoever started the game: a rematch seats its asker anywhere.
-    creator = next((seat for seat in seats if seat.user_id == game.created_by_id), seats[0])
     invitations = (
-        {
-            invitation.seat: invitation
+        [
+            {
+                "seat": invitation.seat,
+                "invitation": invitation.pk,
+                "expires_at": invitation.expires_at,
+            }
             for invitation in game.invitations.filter(status=InvitationStatus.PENDING)
-        }
+        ]
         if created
-        else {}
+        else []
     )
-    news: list[dict[str, Any]] = []
-
-    def tell(user_id: int, event: str, **data: Any) -> None:
-        news.append({"user_id": user_id, "event": event, "data": data})
-
-    for seat in seats:
-        if seat.user_id is None or seat.user_id == actor:
-            continue
-        if created and seat.user_id != game.created_by_id:
-            invitation = invitations.get(seat.index)
-            extra = (
-                {"invitation": invitation.pk, "expires_at": invitation.expires_at}
-                if invitation is not None
-                else {}
-            )
-            tell(seat.user_id, "invitation", by=creator.name, **about, **extra)
-        if joined is not None and seat.index != joined.index:
-            tell(seat.user_id, "player_joined", player=joined.name, **about)
-        if game.status == GameStatus.ACTIVE and game.to_move == seat.index and seat.is_person:
-            tell(seat.user_id, "your_turn", **about)
-        if ended:
-            tell(seat.user_id, "game_over", outcome=game.outcome, **about)
-        if cancelled and seat.user_id != game.created_by_id:
-            tell(seat.user_id, "game_withdrawn", by=creator.name, **about)
-    if news:
-        # Imported here: the tasks module runs services, which publish through this module.
-        from greycircle.games import tasks
-
-        try:
-            tasks.notifications_enqueue(news=jsonable({"news": news})["news"])
-        except DatabaseError as error:
-            # The change is committed and its frames are out: only the inbox misses it.
-            logger.warning(
-                "could not queue the notifications of game %s: database error: %s",
-                game.pk,
-                _first_line(error),
-            )
+    facts = {
+        "game": game.pk,
+        "kind": game.kind,
+        "version": game.version,
+        "status": game.status,
+        "to_move": game.to_move,
+        "outcome": game.outcome,
+        "created_by": game.created_by_id,
+        "seats": [
+            {
+                "index": seat.index,
+                "user_id": seat.user_id,
+                "name": seat.name,
+                "is_person": seat.is_person,
+            }
+            for seat in seats
+        ],
+    }
+    signals.game_changed.send(
+        sender=Game,
+        game=jsonable(facts),
+        created=created,
+        invitations=jsonable({"invitations": invitations})["invitations"],
+        joined=joined.index if joined is not None else None,
+        ended=ended,
+        cancelled=cancelled,
+    )
 
 
 def game_envelopes_send(*, game: Game, moves: Sequence[Move] = ()) -> None:
@@ -189,25 +173,22 @@ def frame_text(frame: dict[str, Any]) -> str:
 
 
 def invitation_answered(*, invitation: Invitation, game: Game) -> None:
-    """Tell the inviter how their invitation was answered (`invitation_accepted`, `_declined`,
-    `_expired`), or the invitee that it was withdrawn (`invitation_cancelled`)."""
-    about = {
-        "invitation": invitation.pk,
-        "game": game.pk,
-        "kind": game.kind,
-        "version": game.version,
-        "status": invitation.status,
-    }
-    if invitation.status == InvitationStatus.CANCELLED:
-        by = invitation.inviter.username if invitation.inviter_id else None
-        notify(user_id=invitation.invitee_id, event="invitation_cancelled", by=by, **about)
-    elif invitation.inviter_id is not None:
-        notify(
-            user_id=invitation.inviter_id,
-            event=f"invitation_{invitation.status}",
-            player=invitation.invitee.username,
-            **about,
-        )
+    """Tell that `invitation` was answered or withdrawn (`signals.invitation_changed`: the inbox
+    tells the inviter how, or the invitee that it was withdrawn)."""
+    signals.invitation_changed.send(
+        sender=Invitation,
+        invitation={
+            "invitation": invitation.pk,
+            "status": invitation.status,
+            "game": game.pk,
+            "kind": game.kind,
+            "version": game.version,
+            "inviter_id": invitation.inviter_id,
+            "inviter": invitation.inviter.username if invitation.inviter_id else None,
+            "invitee_id": invitation.invitee_id,
+            "invitee": invitation.invitee.username,
+        },
+    )
 
 
 def game_poked(*, game: Game, by: Any, target: Any) -> None:
@@ -215,68 +196,6 @@ def game_poked(*, game: Game, by: Any, target: Any) -> None:
 
 
 def notify(*, user_id: int, event: str, **data: Any) -> None:
-    """Tell one user of an event: keep it in their inbox if it is for the inbox, then send it
-    to their personal stream (`ws/me/`) with what it did to the inbox. Nobody is told of what
-    they did themselves (`actors.actor_id`)."""
-    if user_id == actor_id():
-        return
-    publish([notification_message(user_id=user_id, event=event, data=data)])
-
-
-def notifications_publish(*, news: Sequence[Mapping[str, Any]]) -> None:
-    """`notify` for several `{"user_id", "event", "data"}` at once: one publish for all."""
-    publish(
-        [
-            notification_message(user_id=item["user_id"], event=item["event"], data=item["data"])
-            for item in news
-        ]
-    )
-
-
-def notification_message(
-    *, user_id: int, event: str, data: Mapping[str, Any]
-) -> tuple[str, dict[str, Any]]:
-    """Keep the notification `event` in `user_id`'s inbox if it is for the inbox, and return the
-    message for their personal stream.
-
-    The frame: `{"notification": {"event": ..., **data}, "inbox": the notification kept or None,
-    "removed": [ids it replaced], "read": [ids it marked read], "unread_count": N}`.
-    """
-    # Imported here: notifications build on the game platform (and publish through this module).
-    from greycircle.notifications.services import notification_deliver
-
-    message: dict[str, Any] = {"notification": jsonable({"event": event, **data})}
-    try:
-        delivery = notification_deliver(user_id=user_id, event=event, data=data)
-    except DatabaseError as error:
-        # The database failing (an outage the worker rides out) is one line, not a traceback.
-        logger.warning(
-            "could not keep the %s notification of user %s: database error: %s",
-            event,
-            user_id,
-            _first_line(error),
-        )
-    except Exception:
-        # The change is committed; the event still goes out live, only the inbox misses it.
-        logger.exception("could not keep the %s notification of user %s", event, user_id)
-    else:
-        message.update(jsonable(delivery.frame()))
-    return user_group(user_id), {"type": "user.notification", **message}
-
-
-def unread_changed(*, user_id: int, unread_count: int, read: list[int]) -> None:
-    """Tell a user's streams that notifications were marked read (`read`: their ids)."""
-    publish(
-        [
-            (
-                user_group(user_id),
-                {"type": "user.unread", "unread_count": unread_count, "read": list(read)},
-            )
-        ]
-    )
-
-
-def _first_line(error: BaseException) -> str:
-    """What a log line says of a database error: its first line, or its type."""
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    """Tell that user `user_id` is to hear of `event` about a game (`signals.game_news`: the inbox
+    keeps it and sends it to their personal stream, `ws/me/`)."""
+    signals.game_news.send(sender=Game, user_id=user_id, event=event, data=jsonable(data))

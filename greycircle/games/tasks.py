@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import F
@@ -31,27 +31,6 @@ def ai_turn_enqueue(*, game_id: int, version: int) -> None:
     # This process's task workers (the embedded site's), if it runs any, claim it now rather than
     # at their next poll; those of other processes are woken by the database (PostgreSQL's
     # NOTIFY) or poll.
-    workers_wake()
-
-
-# Below the computers' turns (priority 0), above background work: a game goes on before its players'
-# inboxes are kept. Under more load than the workers can take, notifications lag (the game pages
-# still update at once, through their own sockets) rather than starve the computers' turns, as
-# they did with the priority the other way round (bench/README.md, "Under load").
-NOTIFICATIONS_PRIORITY = -1
-
-
-@task(priority=NOTIFICATIONS_PRIORITY)
-def notifications_send(news: list[dict[str, Any]]) -> None:
-    """Keep each notification of one change in its player's inbox and tell their streams."""
-    from greycircle.games import events  # events enqueue this task: import at call time
-
-    events.notifications_publish(news=news)
-
-
-def notifications_enqueue(*, news: list[dict[str, Any]]) -> None:
-    """Queue the notifications of one change: `{"user_id", "event", "data"}` each, JSON only."""
-    notifications_send.enqueue(news)
     workers_wake()
 
 
@@ -106,7 +85,7 @@ def task_retry(row: DBTaskResult, *, delay: float = 0) -> bool:
     Computer turns are retried (`ai_turn_run` checks the game's version, so a turn that was in
     fact played is not played again), and background work, which must be harmless to run twice
     (an analysis run that finds its positions saved by another drops its own). Other tasks
-    (e-mail) are left failed.
+    (e-mail, the players' notifications: greycircle.notifications) are left failed.
     """
     if row.task_path == ai_turn_run.module_path:
         task = ai_turn_run

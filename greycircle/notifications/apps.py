@@ -7,7 +7,18 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
+        from accounts.signals import friend_news
         from greycircle.api.schema import components_publish
-        from greycircle.notifications import frames
+        from greycircle.games import signals
+        from greycircle.notifications import frames, receivers
 
         components_publish(*frames.PUBLISHED)  # `ws/me/`'s frames, in `/api/schema/`
+        # What happened, told to whom it concerns (greycircle.notifications.receivers).
+        signals.game_changed.connect(
+            receivers.game_changed_received, dispatch_uid="notifications.game_changed"
+        )
+        signals.invitation_changed.connect(
+            receivers.invitation_changed_received, dispatch_uid="notifications.invitation_changed"
+        )
+        signals.game_news.connect(receivers.news_received, dispatch_uid="notifications.game_news")
+        friend_news.connect(receivers.news_received, dispatch_uid="notifications.friend_news")

@@ -3,9 +3,9 @@
 A notification is mailed when its recipient is active, has a verified primary address and wants
 mail of its kind (the `email_*` preference of PREFERENCE_OF_KIND). "Your turn" is mailed only in
 games with at least two people, never while the recipient is on the site, and at most once per
-game an hour. Mail goes through the task queue (tasks.notification_mail_enqueue queues
-tasks.notification_mail_send, whose body is `notification_mail_deliver`), which checks all of this
-again when it sends.
+game an hour. Mail goes through the task queue (mail_tasks.notification_mail_enqueue queues
+mail_tasks.notification_mail_send, whose body is `notification_mail_deliver`), which checks all
+of this again when it sends.
 
 Only verified addresses get mail: verification is optional on this site, and mailing an address
 nobody confirmed would let anyone make the site write to a stranger.

@@ -1,9 +1,9 @@
 """Every change to notifications: delivering an event to the inbox and marking notifications read.
 
 `notification_deliver` is the one hook every user-facing event goes through
-(greycircle.games.events.notify calls it, after the change is committed, before it publishes the
-event on the user's `ws/me/` stream with what it did to the inbox). It keeps a notification for the
-events a person should find in their inbox (texts: greycircle.notifications.texts).
+(greycircle.notifications.delivery calls it, after the change is committed, before it publishes
+the event on the user's `ws/me/` stream with what it did to the inbox). It keeps a notification
+for the events a person should find in their inbox (texts: greycircle.notifications.texts).
 
 Choices:
 - No pile-up: the inbox holds at most one notification per game about its play. A "your turn", a
@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from greycircle.games import events
 from greycircle.games.models import Game, Seat
-from greycircle.notifications import tasks, texts
+from greycircle.notifications import mail_tasks, texts
 from greycircle.notifications.errors import NotificationNotFound
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
 from greycircle.notifications.selectors import notifications_unread_count
@@ -115,7 +115,7 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
             seated = next((seat.user for seat in seats if seat.user_id == user_id), None)
             if seated is not None:  # already loaded with the seats: spare the mail check a query
                 notification.recipient = seated
-            tasks.notification_mail_enqueue(notification=notification)
+            mail_tasks.notification_mail_enqueue(notification=notification)
     return Delivery(
         notification=notification,
         unread_count=notifications_unread_count(user=user_id),
@@ -196,9 +196,15 @@ def _mark_read(notifications: Any) -> list[int]:
 
 
 def _unread_changed(*, user_id: int, read: list[int]) -> None:
+    """Tell the user's streams, once committed, that notifications `read` (their ids) were marked
+    read."""
+
     def publish() -> None:
-        events.unread_changed(
-            user_id=user_id, unread_count=notifications_unread_count(user=user_id), read=read
-        )
+        message = {
+            "type": "user.unread",
+            "unread_count": notifications_unread_count(user=user_id),
+            "read": list(read),
+        }
+        events.publish([(events.user_group(user_id), message)])
 
     transaction.on_commit(publish)

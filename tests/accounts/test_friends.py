@@ -18,7 +18,7 @@ def notified(monkeypatch):
     """The `ws/me/` notifications sent, as (user_id, event, data)."""
     sent: list[tuple[int, str, dict]] = []
     monkeypatch.setattr(
-        "greycircle.games.events.notify",
+        "greycircle.notifications.delivery.notify",
         lambda *, user_id, event, **data: sent.append((user_id, event, data)),
     )
     return sent

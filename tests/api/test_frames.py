@@ -92,7 +92,7 @@ async def test_a_frame_off_its_component_is_refused(served, component, frame):
 
 async def test_a_notification_without_its_inbox_members_is_a_frame_too(served):
     """The database failing leaves the event without what it did to the inbox: it still goes out
-    (greycircle.games.events.notification_message)."""
+    (greycircle.notifications.delivery.notification_message)."""
     validator = ComponentValidator({"components": {"schemas": await served()}})
     event = {"event": "friend_accepted", "by": "bob", "user": 2}
     validator.validate_component("MeSocketFrame", {"type": "notification", "notification": event})

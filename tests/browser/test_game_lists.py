@@ -8,8 +8,9 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from greycircle.games import services, tasks
+from greycircle.games import services
 from greycircle.games.services import SeatSpec
+from greycircle.notifications import tasks as notification_tasks
 from tests.factories import PASSWORD, UserFactory, game_started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,7 +38,9 @@ def following(page: Page) -> None:
 def notifications_sent() -> None:
     """Wait until the server's task worker has sent every notification queued (to the sockets
     that listen, and to nobody when none does)."""
-    queued = DBTaskResult.objects.filter(task_path=tasks.notifications_send.module_path)
+    queued = DBTaskResult.objects.filter(
+        task_path=notification_tasks.notifications_send.module_path
+    )
     deadline = time.monotonic() + 30
     while not queued.exists() or queued.exclude(status__in=["SUCCESSFUL", "FAILED"]).exists():
         assert time.monotonic() < deadline, "the notifications were not sent"

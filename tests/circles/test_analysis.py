@@ -29,6 +29,7 @@ from greycircle.games import services as game_services
 from greycircle.games import tasks as game_tasks
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
+from greycircle.notifications import tasks as notification_tasks
 from greycircle.runtime.worker import TaskWorker
 from tests.games.conftest import computer_moved, computer_to_move, wait_for
 
@@ -164,7 +165,9 @@ def finished_game(user, record: str = WIPE_OUT) -> Game:
         creator=user, kind="circles", opponents=[SeatSpec(ai_level="easy")], record=record
     )
     assert game.status == "finished"
-    DBTaskResult.objects.filter(task_path=game_tasks.notifications_send.module_path).delete()
+    DBTaskResult.objects.filter(
+        task_path=notification_tasks.notifications_send.module_path
+    ).delete()
     return game
 
 
@@ -438,8 +441,10 @@ def test_players_asking_at_the_same_moment_queue_one_run(
 @pytest.mark.django_db
 def test_a_run_gives_its_worker_to_a_task_that_no_other_worker_took(finished, alice, small_runs):
     services.analysis_request(game=finished, user=alice)
-    game_tasks.notifications_enqueue(news=[])  # anything above background work
-    waiting = DBTaskResult.objects.filter(task_path=game_tasks.notifications_send.module_path)
+    notification_tasks.notifications_enqueue(news=[])  # anything above background work
+    waiting = DBTaskResult.objects.filter(
+        task_path=notification_tasks.notifications_send.module_path
+    )
     # Just queued (for less than BACKGROUND_YIELD_SECONDS): an idle worker takes it. The run
     # goes on.
     waiting.update(enqueued_at=timezone.now() + timedelta(hours=1))
@@ -494,7 +499,7 @@ def test_a_computer_turn_is_played_while_an_analysis_runs_on_the_only_worker(ali
         assert len(analysis.positions) < analysis.total
     finally:
         worker.running = False
-        game_tasks.notifications_enqueue(news=[])  # the run in progress gives way at once
+        notification_tasks.notifications_enqueue(news=[])  # the run in progress gives way at once
         worker.wake.set()
         thread.join(timeout=60)
     assert not thread.is_alive()

@@ -15,6 +15,7 @@ from django.utils import timezone
 from greycircle.games import deadlines, registry, selectors, services
 from greycircle.games.deadlines import deadlines_check, game_claim_win, time_left_words
 from greycircle.games.errors import GameInvalid, GamePermissionDenied
+from greycircle.games.events import jsonable
 from greycircle.games.models import DeadlineNotice, Game, GameStatus, Move
 from greycircle.games.services import SeatSpec
 from greycircle.ratings.models import RatingChange
@@ -138,7 +139,8 @@ def test_the_player_to_move_is_reminded_once_a_day_before_time_runs_out(
         (
             alice.pk,
             "time_running_out",
-            {"game": duel.pk, "kind": "tictactoe", "deadline": deadline},
+            # As JSON, as it is told (greycircle.games.signals) and as `ws/me/` sends it.
+            jsonable({"game": duel.pk, "kind": "tictactoe", "deadline": deadline}),
         )
     ]
     assert fresh(duel).version == duel.version  # nothing a page shows has changed

@@ -8,7 +8,7 @@ from channels.layers import get_channel_layer
 from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 
-from greycircle.games import tasks
+from greycircle.notifications import tasks
 from tests.games.api_requests import move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]

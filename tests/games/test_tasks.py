@@ -14,6 +14,7 @@ from django_tasks_db.models import DBTaskResult
 
 from greycircle.games import heartbeats, tasks
 from greycircle.games.models import Game, WorkerHeartbeat
+from greycircle.notifications import tasks as notification_tasks
 from tests.games.conftest import computer_to_move, games_worker_in_process
 
 
@@ -25,7 +26,9 @@ def background_work(number: int) -> int:
 
 def _notifications_drop() -> None:
     """Leave only computer turns and background work in the queue (not players' notifications)."""
-    DBTaskResult.objects.filter(task_path=tasks.notifications_send.module_path).delete()
+    DBTaskResult.objects.filter(
+        task_path=notification_tasks.notifications_send.module_path
+    ).delete()
 
 
 @pytest.mark.django_db(transaction=True)

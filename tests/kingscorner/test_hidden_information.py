@@ -31,6 +31,8 @@ from greycircle.asgi import application
 from greycircle.games import events, selectors, services, tasks
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec
+from greycircle.notifications import delivery
+from greycircle.notifications import tasks as notification_tasks
 from kingscorner.cards import card_name
 from kingscorner.rules import RULES
 from tests.api.socket_frames import FramesChecked
@@ -238,7 +240,7 @@ def test_games_never_show_a_player_or_spectator_a_card_they_may_not_see(
     world = InProcess(django_capture_on_commit_callbacks)
     monkeypatch.setattr(events, "publish", world.published.extend)
     # The players' notifications, which the worker keeps and publishes, published at once.
-    monkeypatch.setattr(tasks, "notifications_enqueue", events.notifications_publish)
+    monkeypatch.setattr(notification_tasks, "notifications_enqueue", delivery.notifications_publish)
     monkeypatch.setattr(
         tasks,
         "ai_turn_enqueue",

@@ -1,7 +1,7 @@
 """E-mail of notifications: who gets it, what it says, and "your turn" batching.
 
-Mail goes the real way: tasks.notification_mail_enqueue queues a task in the database and the worker
-(the `run_tasks` fixture) runs it; the mail is read from the locmem outbox.
+Mail goes the real way: mail_tasks.notification_mail_enqueue queues a task in the database and the
+worker (the `run_tasks` fixture) runs it; the mail is read from the locmem outbox.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django_tasks_db.models import DBTaskResult
 from accounts.models import User
 from greycircle.games import services
 from greycircle.games.services import SeatSpec
-from greycircle.notifications import mail, tasks
+from greycircle.notifications import mail, mail_tasks
 from greycircle.notifications.models import MailSent, NotificationKind
 from tests.notifications.conftest import notify, to_move, verify
 
@@ -33,7 +33,7 @@ MAILED = [
 
 
 def mail_for(notification, run_tasks) -> None:
-    tasks.notification_mail_enqueue(notification=notification)
+    mail_tasks.notification_mail_enqueue(notification=notification)
     run_tasks()
 
 
@@ -93,7 +93,7 @@ def test_opted_out_users_get_none(kind, preference, people_game, mailoutbox, run
 
 def test_opting_out_after_the_mail_was_queued_stops_it(people_game, alice, mailoutbox, run_tasks):
     verify(alice)
-    tasks.notification_mail_enqueue(notification=notify(alice, NotificationKind.GAME_OVER))
+    mail_tasks.notification_mail_enqueue(notification=notify(alice, NotificationKind.GAME_OVER))
     User.objects.filter(pk=alice.pk).update(email_game_over=False)
 
     run_tasks()
@@ -142,7 +142,7 @@ def test_a_notification_is_mailed_once_however_often_it_is_queued(alice, mailout
     verify(alice)
     notification = notify(alice, NotificationKind.FRIEND_REQUEST)
     for _ in range(3):
-        tasks.notification_mail_enqueue(notification=notification)
+        mail_tasks.notification_mail_enqueue(notification=notification)
     run_tasks()
     assert len(mailoutbox) == 1
 
@@ -189,7 +189,7 @@ def test_your_turn_is_mailed_at_most_once_per_game_an_hour(
     # Both queued before either is sent: still one.
     MailSent.objects.update(sent_at=timezone.now() - timedelta(minutes=61))
     for _ in range(2):
-        tasks.notification_mail_enqueue(
+        mail_tasks.notification_mail_enqueue(
             notification=notify(turn_mail, NotificationKind.YOUR_TURN, game=people_game)
         )
     run_tasks()
@@ -233,7 +233,7 @@ def test_your_turn_is_not_mailed_while_online(
 def test_your_turn_is_not_mailed_if_the_player_came_online_before_it_was_sent(
     people_game, turn_mail, mailoutbox, run_tasks, online
 ):
-    tasks.notification_mail_enqueue(
+    mail_tasks.notification_mail_enqueue(
         notification=notify(turn_mail, NotificationKind.YOUR_TURN, game=people_game)
     )
     online(turn_mail)
@@ -244,7 +244,7 @@ def test_your_turn_is_not_mailed_if_the_player_came_online_before_it_was_sent(
 def test_your_turn_is_not_mailed_once_the_turn_has_passed(
     people_game, turn_mail, mailoutbox, run_tasks
 ):
-    tasks.notification_mail_enqueue(
+    mail_tasks.notification_mail_enqueue(
         notification=notify(turn_mail, NotificationKind.YOUR_TURN, game=people_game)
     )
     services.move_submit(

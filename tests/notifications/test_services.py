@@ -1,9 +1,10 @@
 """The inbox as events fill it: texts written for each recipient, no pile-up, reading.
 
-Events go the real way: services change games and friendships, and after the commit
-greycircle.games.events.notify hands each event to notification_deliver — at once for friends and
-reminders; for a game change through the task it queues (`notifications_send`), which the tests
-run with `deliver_notifications()` as the worker would.
+Events go the real way: services change games and friendships, and after the commit the
+receivers of what happened (greycircle.notifications.receivers) hand each event to
+notification_deliver — at once for friends and reminders; for a game change through the task they
+queue (`notifications_send`), which the tests run with `deliver_notifications()` as the worker
+would.
 """
 
 from __future__ import annotations

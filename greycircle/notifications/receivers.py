@@ -1,0 +1,142 @@
+"""Who is told what: the inbox's receivers of what happened on the platform
+(greycircle.games.signals) and between friends (accounts.signals.friend_news), connected in the
+app's `ready()`.
+
+Each runs as its signal is sent, once the change is committed, in the request or task that made
+it. The players of a game change are told by the task worker (one task queued per change,
+tasks.notifications_send), so the request that made it only publishes and queues; an answer to an
+invitation, a reminder, a deadline's news and friends' news are told at once
+(delivery.notify). Nobody is told of what they did themselves (actors.actor_id).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import DatabaseError
+
+from greycircle.games.models import GameStatus, InvitationStatus
+from greycircle.games.signals import GameFacts, InvitationFacts, SeatInvitationFacts
+from greycircle.notifications import delivery, tasks
+from greycircle.notifications.actors import actor_id
+
+logger = logging.getLogger(__name__)
+
+
+def game_change_news(
+    *,
+    game: GameFacts,
+    created: bool,
+    invitations: list[SeatInvitationFacts],
+    joined: int | None,
+    ended: bool,
+    cancelled: bool,
+    actor: int | None,
+) -> list[dict[str, Any]]:
+    """The notifications of one game change (`signals.game_changed`'s arguments), as
+    `{"user_id", "event", "data"}` each (JSON): for the players whom it concerns, all but `actor`
+    (the user who made it, whose pages follow the game on its sockets)."""
+    about = {"game": game["game"], "kind": game["kind"], "version": game["version"]}
+    seats = game["seats"]
+    # The seat of whoever started the game: a rematch seats its asker anywhere.
+    creator = next((seat for seat in seats if seat["user_id"] == game["created_by"]), seats[0])
+    pending = {invitation["seat"]: invitation for invitation in invitations}
+    joined_seat = next((seat for seat in seats if seat["index"] == joined), None)
+    news: list[dict[str, Any]] = []
+
+    def tell(user_id: int, event: str, **data: Any) -> None:
+        news.append({"user_id": user_id, "event": event, "data": data})
+
+    for seat in seats:
+        user_id = seat["user_id"]
+        if user_id is None or user_id == actor:
+            continue
+        if created and user_id != game["created_by"]:
+            invitation = pending.get(seat["index"])
+            extra = (
+                {"invitation": invitation["invitation"], "expires_at": invitation["expires_at"]}
+                if invitation is not None
+                else {}
+            )
+            tell(user_id, "invitation", by=creator["name"], **about, **extra)
+        if joined_seat is not None and seat["index"] != joined_seat["index"]:
+            tell(user_id, "player_joined", player=joined_seat["name"], **about)
+        if (
+            game["status"] == GameStatus.ACTIVE
+            and game["to_move"] == seat["index"]
+            and seat["is_person"]
+        ):
+            tell(user_id, "your_turn", **about)
+        if ended:
+            tell(user_id, "game_over", outcome=game["outcome"], **about)
+        if cancelled and user_id != game["created_by"]:
+            tell(user_id, "game_withdrawn", by=creator["name"], **about)
+    return news
+
+
+def game_changed_received(
+    sender: Any,
+    *,
+    game: GameFacts,
+    created: bool,
+    invitations: list[SeatInvitationFacts],
+    joined: int | None,
+    ended: bool,
+    cancelled: bool,
+    **kwargs: Any,
+) -> None:
+    """Queue the notifications of a game change (`game_change_news`) as one task."""
+    news = game_change_news(
+        game=game,
+        created=created,
+        invitations=invitations,
+        joined=joined,
+        ended=ended,
+        cancelled=cancelled,
+        actor=actor_id(),
+    )
+    if not news:
+        return
+    try:
+        tasks.notifications_enqueue(news=news)
+    except DatabaseError as error:
+        # The change is committed and its frames are out: only the inbox misses it.
+        logger.warning(
+            "could not queue the notifications of game %s: database error: %s",
+            game["game"],
+            delivery.first_line(error),
+        )
+
+
+def invitation_changed_received(sender: Any, *, invitation: InvitationFacts, **kwargs: Any) -> None:
+    """Tell the inviter how their invitation was answered (`invitation_accepted`, `_declined`,
+    `_expired`), or the invitee that it was withdrawn (`invitation_cancelled`)."""
+    about = {
+        "invitation": invitation["invitation"],
+        "game": invitation["game"],
+        "kind": invitation["kind"],
+        "version": invitation["version"],
+        "status": invitation["status"],
+    }
+    if invitation["status"] == InvitationStatus.CANCELLED:
+        delivery.notify(
+            user_id=invitation["invitee_id"],
+            event="invitation_cancelled",
+            by=invitation["inviter"],
+            **about,
+        )
+    elif invitation["inviter_id"] is not None:
+        delivery.notify(
+            user_id=invitation["inviter_id"],
+            event=f"invitation_{invitation['status']}",
+            player=invitation["invitee"],
+            **about,
+        )
+
+
+def news_received(
+    sender: Any, *, user_id: int, event: str, data: dict[str, Any], **kwargs: Any
+) -> None:
+    """Tell one user of an event (`signals.game_news`, `accounts.signals.friend_news`)."""
+    delivery.notify(user_id=user_id, event=event, **data)
