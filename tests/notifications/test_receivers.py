@@ -1,0 +1,161 @@
+"""Who is told what (greycircle.notifications.receivers), from what the platform tells has
+happened (greycircle.games.signals): its arguments are plain JSON, and the news of a game change
+follows from them alone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from greycircle.games import invitations, reminders, services, signals
+from greycircle.games.models import Invitation
+from greycircle.games.services import SeatSpec
+from greycircle.notifications.receivers import game_change_news
+from tests.factories import let_anyone_invite
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
+
+
+@pytest.fixture
+def told() -> Iterator[list[tuple[str, dict]]]:
+    """What the platform tells, as (signal name, its arguments but the sender)."""
+    heard: list[tuple[str, dict]] = []
+    named = {
+        "game_changed": signals.game_changed,
+        "invitation_changed": signals.invitation_changed,
+        "game_news": signals.game_news,
+    }
+    listeners = {}
+    for name, signal in named.items():
+
+        def listen(sender, *, signal, name=name, **arguments):
+            heard.append((name, arguments))
+
+        listeners[name] = listen
+        signal.connect(listen, weak=False)
+    yield heard
+    for name, signal in named.items():
+        signal.disconnect(listeners[name])
+
+
+def test_what_happened_is_told_in_plain_json(alice, bob, told):
+    let_anyone_invite(bob)
+    game = services.game_create(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    invitation = Invitation.objects.get(game=game)
+    invitations.invitation_accept(invitation_id=invitation.pk, user=bob)
+    services.move_submit(
+        game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version + 1
+    )
+    reminders.game_poke(game_id=game.pk, user=alice)
+
+    assert [name for name, _ in told] == [
+        "game_changed",  # set up, bob invited
+        "game_changed",  # bob accepted: the game starts
+        "invitation_changed",
+        "game_changed",  # alice's move
+        "game_news",  # alice reminds bob
+    ]
+    for _, arguments in told:
+        assert json.loads(json.dumps(arguments)) == arguments
+    created = told[0][1]
+    assert created["created"] is True
+    assert created["invitations"] == [
+        {
+            "seat": invitation.seat,
+            "invitation": invitation.pk,
+            "expires_at": created["invitations"][0]["expires_at"],
+        }
+    ]
+    assert isinstance(created["invitations"][0]["expires_at"], str)
+    assert told[2][1]["invitation"] == {
+        "invitation": invitation.pk,
+        "status": "accepted",
+        "game": game.pk,
+        "kind": "tictactoe",
+        "version": game.version + 1,
+        "inviter_id": alice.pk,
+        "inviter": "alice",
+        "invitee_id": bob.pk,
+        "invitee": "bob",
+    }
+    assert told[4][1] == {
+        "user_id": bob.pk,
+        "event": "reminder",
+        "data": {"game": game.pk, "kind": "tictactoe", "by": "alice"},
+    }
+
+
+def facts(**game) -> dict:
+    """A tic-tac-toe game between alice (1, seat 0, who set it up) and bob (2, seat 1)."""
+    return {
+        "game": 7,
+        "kind": "tictactoe",
+        "version": 3,
+        "status": "active",
+        "to_move": 1,
+        "outcome": None,
+        "created_by": 1,
+        "seats": [
+            {"index": 0, "user_id": 1, "name": "alice", "is_person": True},
+            {"index": 1, "user_id": 2, "name": "bob", "is_person": True},
+        ],
+        **game,
+    }
+
+
+def news(
+    *, actor=None, created=False, invitations=(), joined=None, ended=False, cancelled=False, **game
+):
+    """The news of a change that left the game as `facts(**game)`."""
+    return game_change_news(
+        game=facts(**game),
+        created=created,
+        invitations=list(invitations),
+        joined=joined,
+        ended=ended,
+        cancelled=cancelled,
+        actor=actor,
+    )
+
+
+ABOUT = {"game": 7, "kind": "tictactoe", "version": 3}
+
+
+def test_the_news_of_a_move_is_for_the_player_to_move_but_not_its_maker():
+    assert news(actor=1) == [{"user_id": 2, "event": "your_turn", "data": ABOUT}]
+    assert news(actor=2) == []  # nobody is told of their own change, even when it is their turn
+
+
+def test_a_new_game_invites_everyone_but_its_creator_with_their_invitation():
+    invitation = {"seat": 1, "invitation": 11, "expires_at": "2026-12-08T10:00:00Z"}
+    assert news(actor=1, created=True, invitations=[invitation], status="open", to_move=0) == [
+        {
+            "user_id": 2,
+            "event": "invitation",
+            "data": {
+                "by": "alice",
+                **ABOUT,
+                "invitation": 11,
+                "expires_at": invitation["expires_at"],
+            },
+        }
+    ]
+
+
+def test_the_end_of_a_game_is_told_to_every_player_but_the_actor():
+    outcome = {"winners": [0], "reason": "line"}
+    assert news(actor=1, ended=True, status="finished", to_move=None, outcome=outcome) == [
+        {"user_id": 2, "event": "game_over", "data": {"outcome": outcome, **ABOUT}}
+    ]
+    assert [item["user_id"] for item in news(ended=True, status="finished", to_move=None)] == [1, 2]
+
+
+def test_a_seat_taken_is_told_to_the_others_and_a_withdrawn_game_to_its_guests():
+    assert news(actor=2, joined=1, status="open", to_move=None) == [
+        {"user_id": 1, "event": "player_joined", "data": {"player": "bob", **ABOUT}}
+    ]
+    assert news(actor=1, cancelled=True, status="cancelled", to_move=None) == [
+        {"user_id": 2, "event": "game_withdrawn", "data": {"by": "alice", **ABOUT}}
+    ]
