@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -26,11 +25,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from greycircle import presence
+from greycircle.games.models import GameStatus, Seat
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
-
-if TYPE_CHECKING:
-    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -84,8 +82,6 @@ def mail_address(user: User) -> str | None:
 
 
 def _human_seats(game_id: int) -> int:
-    from greycircle.games.models import Seat
-
     return Seat.objects.filter(game_id=game_id, user__isnull=False).count()
 
 
@@ -122,8 +118,6 @@ def mail_refusal(notification: Notification) -> str | None:
 
 def _your_turn_passed(notification: Notification) -> bool:
     """Whether the turn a "your turn" notification announced is no longer the recipient's."""
-    from greycircle.games.models import GameStatus, Seat
-
     game = notification.game
     if game is None or game.status != GameStatus.ACTIVE or game.to_move is None:
         return True
@@ -145,8 +139,6 @@ def notification_mail_deliver(*, notification_id: int) -> bool:
     raised: the task fails and is not retried (a crash between claim and send loses that mail
     rather than risking it twice).
     """
-    from accounts.models import User
-
     with transaction.atomic():
         notification = (
             Notification.objects.select_related("game").filter(pk=notification_id).first()
