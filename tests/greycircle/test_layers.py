@@ -16,10 +16,7 @@ The rules, from the top down:
   its views;
 - no two modules import each other, directly or through others (an import cycle).
 
-What breaks the rules today is listed below, each with its reason: no layer violation since the
-flows that span accounts and games moved to greycircle.players (issue 20, section 2), and no
-import cycle. The lists may only shrink: a test fails on a new violation or cycle, and also
-when a listed one is gone, so that the list says what is true.
+Nothing breaks them: a new upward import or import cycle fails a test, which names it.
 """
 
 import ast
@@ -44,14 +41,6 @@ ACCOUNTS_MAY_USE = (
     "greycircle.presence",
     "greycircle.socket_threads",
 )
-
-
-# None left since the flows that span accounts and the games moved to greycircle.players.
-KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {}
-
-# None left since the platform only tells what happened (greycircle.games.signals) and
-# the inbox decides who is told (greycircle.notifications).
-KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 
 def project_modules(root: Path) -> dict[str, tuple[Path, bool]]:
@@ -187,23 +176,15 @@ def import_cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 
 def test_imports_follow_the_layers():
     violations = layer_violations(import_graph(ROOT))
-    new = sorted(
-        f"{a} imports {b}: {violations[a, b]}"
-        for a, b in violations.keys() - KNOWN_VIOLATIONS.keys()
-    )
-    gone = sorted(f"{a} -> {b}" for a, b in KNOWN_VIOLATIONS.keys() - violations.keys())
-    assert not new, "imports against the layers (docs/architecture.md):\n" + "\n".join(new)
-    assert not gone, "no longer imported, strike from KNOWN_VIOLATIONS:\n" + "\n".join(gone)
+    found = sorted(f"{a} imports {b}: {rule}" for (a, b), rule in violations.items())
+    assert not found, "imports against the layers (docs/architecture.md):\n" + "\n".join(found)
 
 
-def test_no_new_import_cycle():
-    cycles = import_cycles(import_graph(ROOT))
-    new = [", ".join(sorted(cycle)) for cycle in cycles - KNOWN_CYCLES.keys()]
-    gone = [", ".join(sorted(cycle)) for cycle in KNOWN_CYCLES.keys() - cycles]
-    assert not new, "import cycles (each line, the modules that import each other):\n" + "\n".join(
-        new
+def test_no_import_cycle():
+    cycles = sorted(", ".join(sorted(cycle)) for cycle in import_cycles(import_graph(ROOT)))
+    assert not cycles, "import cycles (each line, the modules that import each other):\n" + (
+        "\n".join(cycles)
     )
-    assert not gone, "no longer a cycle as listed, update KNOWN_CYCLES:\n" + "\n".join(gone)
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
