@@ -3,6 +3,8 @@
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
+from accounts.middleware import guest_session_keep
+
 
 class SessionTokenAuthentication(XSessionTokenAuthentication):
     """`X-Session-Token` from allauth headless (`/_allauth/app/v1/auth/...`).
@@ -18,8 +20,6 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
         if result is not None:
             # A guest's token is their only way in: each day's first request renews it, as the
             # guest_activity middleware renews a browser's session.
-            from accounts.middleware import guest_session_keep
-
             user, session = result
             if guest_session_keep(session=session, user=user):
                 session.save()

@@ -24,6 +24,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
 
+from accounts.adapter import RETRY_AFTER_ATTRIBUTE
 from greycircle.api.jsonlimits import MAX_DEPTH, JsonRejected, json_depth, json_loads_limited
 
 API_PREFIX = "/api/"
@@ -126,8 +127,6 @@ def _rate_limit_window(path: str) -> int:
 
 
 def add_retry_after(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    from accounts.adapter import RETRY_AFTER_ATTRIBUTE
-
     retry_after = getattr(request, RETRY_AFTER_ATTRIBUTE, None)
     if retry_after is not None and response.status_code == HTTPStatus.OK:
         # The log-in form, shown again with "too many failed login attempts".
