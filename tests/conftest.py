@@ -116,6 +116,18 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
 
 
+@pytest.fixture
+def rate_window_still(monkeypatch) -> None:
+    """The API's rate limits (greycircle.api.throttling) count per fixed window of each rate's
+    duration: a test that counts its requests up to a limit holds the limits' clock at the start
+    of a window, so that its requests never straddle two windows (which would let up to twice
+    the rate through), however long a busy machine takes to make them."""
+    from greycircle.api.throttling import RateLimits
+
+    window_start = 3600.0 * 24 * 365  # the start of a minute, an hour and a day
+    monkeypatch.setattr(RateLimits, "timer", lambda self: window_start)
+
+
 # How long a test's in-process socket or request waits for the application before it fails.
 COMMUNICATOR_TIMEOUT = 30
 

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def three_a_minute(monkeypatch):
+def three_a_minute(monkeypatch, rate_window_still):
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "user", "3/min")
 
 
@@ -66,6 +66,7 @@ def test_a_request_counts_all_its_limits_in_one_call(alice, client_for, monkeypa
     ]
 
 
+@pytest.mark.usefixtures("rate_window_still")
 def test_an_anonymous_client_is_counted_by_address(client, monkeypatch):
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "anon", "2/min")
     statuses = [client.get("/api/v1/leaderboards/circles/").status_code for _ in range(3)]

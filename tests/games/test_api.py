@@ -311,6 +311,7 @@ def test_replaying_the_log_from_the_seed_gives_the_stored_state(game, alice, bob
     assert stored.status == GameStatus.ACTIVE
 
 
+@pytest.mark.usefixtures("rate_window_still")
 def test_moves_are_throttled(game, alice, client_for, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 

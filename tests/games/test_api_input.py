@@ -10,6 +10,7 @@ from tests.games.api_requests import create, move
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 
 
+@pytest.mark.usefixtures("rate_window_still")
 def test_starting_games_is_throttled_per_user(alice, bob, client_for):
     """One account seating another in game after game would flood them with invitations."""
     from rest_framework.throttling import ScopedRateThrottle
@@ -27,6 +28,7 @@ def test_starting_games_is_throttled_per_user(alice, bob, client_for):
     assert Game.objects.filter(seats__user=bob).count() == allowed
 
 
+@pytest.mark.usefixtures("rate_window_still")
 def test_rematches_share_the_budget_for_starting_games(alice, bob, client_for, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 

@@ -121,6 +121,7 @@ def test_rest_reads_and_moves_work_while_redis_is_down(on_redis, alice, bob, cap
     assert len(outage_warnings(caplog, "live updates (publishing): Redis is unavailable")) == 1
 
 
+@pytest.mark.usefixtures("rate_window_still")
 def test_rate_limits_come_back_with_redis(on_redis, alice, monkeypatch, caplog):
     rates = {**SimpleRateThrottle.THROTTLE_RATES, "user": "3/min"}
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
