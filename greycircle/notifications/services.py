@@ -38,6 +38,7 @@ from greycircle.notifications.errors import NotificationNotFound
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
 from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.notifications.serializers import notification_json
+from greycircle.notifications.signals import notification_kept
 from greycircle.runtime.db_rows import row_insert, row_update
 
 logger = logging.getLogger(__name__)
@@ -116,6 +117,7 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
             if seated is not None:  # already loaded with the seats: spare the mail check a query
                 notification.recipient = seated
             mail_tasks.notification_mail_enqueue(notification=notification)
+            notification_kept.send(sender=Notification, notification=notification)
     return Delivery(
         notification=notification,
         unread_count=notifications_unread_count(user=user_id),

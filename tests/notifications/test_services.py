@@ -10,6 +10,7 @@ would.
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from accounts import friends
 from greycircle.games import invitations, reminders, services
@@ -25,6 +26,7 @@ from greycircle.notifications.services import (
     notifications_read_for_friends,
     notifications_read_for_game,
 )
+from greycircle.notifications.signals import notification_kept
 from tests.factories import game_started, let_anyone_invite
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
@@ -352,3 +354,23 @@ def test_nobody_reads_anothers_notifications(alice, bob):
     assert notifications_mark_all_read(user=alice) == 0
     request.refresh_from_db()
     assert not request.read
+
+
+def test_each_notification_kept_is_told_to_the_channels_beyond_the_inbox(bob, people_game):
+    """Web Push and app push hear of every notification kept, new or refreshed (news again),
+    inside the transaction that keeps it (`signals.notification_kept`)."""
+    kept = []
+
+    def heard(sender, notification, **kwargs):
+        kept.append((notification.pk, notification.recipient_id, connection.in_atomic_block))
+
+    notification_kept.connect(heard)
+    try:
+        data = {"game": people_game.pk}
+        first = notification_deliver(user_id=bob.pk, event="your_turn", data=data)
+        again = notification_deliver(user_id=bob.pk, event="your_turn", data=data)
+        notification_deliver(user_id=bob.pk, event="joined", data=data)  # not for the inbox
+    finally:
+        notification_kept.disconnect(heard)
+    assert first.notification.pk == again.notification.pk  # refreshed, one per game
+    assert kept == [(first.notification.pk, bob.pk, True)] * 2
