@@ -42,12 +42,14 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # Ruff; then the API's TypeScript types against the OpenAPI schema (scripts/api_types.py) and
-# TypeScript's check of every page module against them (tsconfig.json).
+# TypeScript's check of every page module against them (tsconfig.json), and of the service
+# worker (tsconfig.sw.json: a worker's globals, not the DOM's).
 lint: install node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python scripts/api_types.py --check
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
+	node_modules/.bin/tsc --noEmit -p tsconfig.sw.json
 
 # After a change to the API's schema: the types the page modules are checked against.
 api-types: install node_modules/.installed
