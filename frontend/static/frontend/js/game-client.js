@@ -19,7 +19,8 @@ const FRAME_WAIT_MS = 1500;
 /** @typedef {Schemas["MoveLogEntry"]} MoveLogEntry */
 /** @typedef {Schemas["MoveRequestRequest"]["move"]} Move */
 /** @typedef {Schemas["GameSocketFrame"]} GameSocketFrame */
-/** @typedef {"live" | "reconnecting" | "closed"} ConnectionState */
+// "offline": the browser has no network (navigator.onLine); it reconnects as soon as it has.
+/** @typedef {"live" | "reconnecting" | "offline" | "closed"} ConnectionState */
 /**
  * @typedef {object} GameClientCallbacks
  * @property {(envelope: Envelope, previous: Envelope) => void} [onEnvelope] a newer envelope came
@@ -75,6 +76,9 @@ export class GameClient {
     /** @type {WebSocket | null} */
     this.socket = null;
     this.live = false; // a socket is open and delivering frames
+    /** @type {ReturnType<typeof setTimeout> | null} the reconnect waiting for its turn, if any */
+    this.reconnectTimer = null;
+    this.watchingNetwork = false;
     this.linkKey = new URLSearchParams(location.search).get("key");
   }
 
@@ -253,7 +257,27 @@ export class GameClient {
     return envelope;
   }
 
+  // The browser's word on the network: gone, the socket is closed (it would fail, or hang on a
+  // connection that is no longer there) and the page says so; back, it reconnects at once rather
+  // than at the end of its back-off, and the new socket's first frame catches up.
+  watchNetwork() {
+    if (this.watchingNetwork) return;
+    this.watchingNetwork = true;
+    window.addEventListener("offline", () => {
+      this.onConnection("offline");
+      this.socket?.close();
+    });
+    window.addEventListener("online", () => {
+      if (this.reconnectTimer === null) return; // connected, or connecting now
+      clearTimeout(this.reconnectTimer);
+      this.attempt = 0;
+      this.connect();
+    });
+  }
+
   connect() {
+    this.watchNetwork();
+    this.reconnectTimer = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(
       `${scheme}://${location.host}${this.withLinkKey(`/ws/games/${this.id}/`)}`,
@@ -282,12 +306,13 @@ export class GameClient {
         this.onConnection("closed");
         return;
       }
-      this.onConnection("reconnecting");
+      const offline = !navigator.onLine;
+      this.onConnection(offline ? "offline" : "reconnecting");
       // Meanwhile the REST API may still answer (e.g. 4503: the server lost its channel layer).
-      this.refresh().catch(() => {});
+      if (!offline) this.refresh().catch(() => {});
       const delay = RECONNECT_DELAYS_MS[Math.min(this.attempt, RECONNECT_DELAYS_MS.length - 1)];
       this.attempt += 1;
-      setTimeout(() => this.connect(), delay);
+      this.reconnectTimer = setTimeout(() => this.connect(), delay);
     });
   }
 }

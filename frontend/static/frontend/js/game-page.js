@@ -436,7 +436,20 @@ async function main() {
     onMoves: (moves, envelope) => renderMoves(moves, envelope, renderer),
     onConnection: (/** @type {ConnectionState} */ state) => {
       root.dataset.connection = state;
-      text($("#connection"), { live: "Live", reconnecting: "Reconnecting…", closed: "Offline" }[state]);
+      const label = { live: "Live", reconnecting: "Reconnecting…", offline: "Offline", closed: "Offline" };
+      text($("#connection"), label[state]);
+      // Up from the network's loss until a socket is back, whose first frame brings what was missed.
+      const banner = $("#offline-banner");
+      if (state === "offline" && banner.hidden) {
+        banner.textContent = "Offline — moves will resume when you are back.";
+        banner.hidden = false;
+      } else if (state === "live" && !banner.hidden) {
+        banner.hidden = true;
+        banner.textContent = "";
+        notify("Back online.");
+      } else if (state === "closed") {
+        banner.hidden = true;
+      }
     },
   });
   render(initial, null);
