@@ -3,6 +3,8 @@
 An `Outage` tracks one use of Redis in this process. It logs once when that use starts failing and
 once when it works again, never once per request; and for a moment after a failure it tells callers
 to skip Redis instead of waiting on it again, so a Redis that hangs cannot stall every request.
+Other parts can act on each failure (`when_failed`): a publish that fails closes the process's
+sockets, which may have missed it (greycircle.games.consumers).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
@@ -30,6 +33,11 @@ class Outage:
         self._lock = threading.Lock()
         self._down = False
         self._skip_until = 0.0
+        self._when_failed: list[Callable[[BaseException], None]] = []
+
+    def when_failed(self, callback: Callable[[BaseException], None]) -> None:
+        """Call `callback(error)` on every failure, in the thread that failed."""
+        self._when_failed.append(callback)
 
     @property
     def down(self) -> bool:
@@ -54,6 +62,8 @@ class Outage:
             )
         else:
             logger.debug("%s: Redis is still unavailable (%s)", self.what, error)
+        for callback in self._when_failed:
+            callback(error)
 
     def succeeded(self) -> None:
         if not self._down:

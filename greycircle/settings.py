@@ -153,12 +153,14 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
         "CHANNEL_LAYERS": {
             "default": {
                 "BACKEND": "greycircle.runtime.channels.PipelinedRedisChannelLayer",
-                # channels-redis waits up to 5 s in BZPOPMIN for a message; redis-py 8 times a read
-                # out after 5 s by default, which would break idle sockets. Allow longer reads.
+                # The sockets' read blocks in Redis for 1 s at a time (the layer's brpop_timeout)
+                # and gives up on a Redis that has not answered in 2 s, no longer than a publish
+                # waits (its SYNC_TIMEOUT): a hang that loses a publish on any server closes every
+                # server's sockets with 4503, and they catch up by version.
                 # No retries (redis-py's default): the sockets must notice a lost connection,
                 # since a restarted Redis has forgotten their groups.
                 "CONFIG": {
-                    "hosts": [{"address": url, "socket_timeout": 15, "socket_connect_timeout": 1}],
+                    "hosts": [{"address": url, "socket_timeout": 2, "socket_connect_timeout": 1}],
                     "prefix": "greycircle",
                 },
             }

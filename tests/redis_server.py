@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -53,8 +54,18 @@ class RedisServer:
         )
         wait_for(lambda: redis_answers(self.port), timeout=30, what="redis-server")
 
+    def pause(self) -> None:
+        """Hang it (SIGSTOP): connections stay open and nothing is answered until `resume`."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)  # a paused process is killed all the same
             self.process.kill()
             self.process.wait(timeout=10)
             self.process = None

@@ -13,9 +13,11 @@ Every socket is accepted first, so that a refusal reaches the client as a close 
   also sent to every open socket of an account when it is deactivated;
 - 4404: no such game;
 - 4503: live updates are unavailable (the server lost Redis): reconnect with backoff, and refetch
-  over REST meanwhile. Sent to sockets that are open when their server loses Redis, and to sockets
-  opened while it is down. (4503 rather than 1013, so that every refusal of ours is a 4xxx code;
-  Daphne, which the browser tests still serve with, sends only 1000 and 3000-4999.)
+  over REST meanwhile. Sent to sockets that are open when their server loses Redis (its read of
+  Redis fails, or gives up on a Redis that hangs: greycircle.runtime.channels), or when a publish
+  of their server's fails (they may have missed it), and to sockets opened while it is down.
+  (4503 rather than 1013, so that every refusal of ours is a 4xxx code; Daphne, which the browser
+  tests still serve with, sends only 1000 and 3000-4999.)
 
 Opening a socket does its synchronous work (authentication, which game audience to join, the first
 frame, presence) on the sockets' own threads (greycircle.socket_threads), never on the one thread
@@ -41,6 +43,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import threading
 import weakref
 from typing import Any
 from urllib.parse import parse_qs
@@ -87,6 +90,35 @@ live_updates = Outage(
 # The sockets of this process that are in a group, to close them all when Redis is lost: a
 # restarted Redis has forgotten their groups, so they would never hear of a change again.
 _live: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()
+# The event loops those sockets run on (a server has one), to reach them from the thread of a
+# publish that failed.
+_live_loops: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_live_loops_lock = threading.Lock()
+
+
+def _live_close(loop: asyncio.AbstractEventLoop) -> None:
+    """On `loop`: close every socket of this process on it that is in a group with 4503."""
+    others = [other for other in _live if other._loop is loop]
+    if others:
+        logger.info("closing %d more sockets of this server with 4503", len(others))
+    for other in others:
+        other._lost.set()
+
+
+def _publish_failed(error: BaseException) -> None:
+    """A change of this process's could not be published (greycircle.games.events.publish): its
+    sockets may have missed it, and Redis would not tell them. They are closed with 4503 (they
+    reconnect and catch up by version) and new ones refused for a moment, as when their read of
+    Redis fails."""
+    live_updates.failed(error)
+    with _live_loops_lock:
+        loops = list(_live_loops)
+    for loop in loops:
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (tests)
+            loop.call_soon_threadsafe(_live_close, loop)
+
+
+events.publishing.when_failed(_publish_failed)
 
 
 _group_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -163,11 +195,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         _live.discard(self)
         if error is not None:
             live_updates.failed(error)
-            others = [other for other in _live if other._loop is self._loop]
-            if others:
-                logger.info("closing %d more sockets of this server with 4503", len(others))
-            for other in others:
-                other._lost.set()
+            _live_close(self._loop)
         if not self._accepted:
             await self.accept()
         if not self._closed:
@@ -222,6 +250,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.group = group
         self.user_group = events.user_sockets_group(user.pk)
         _live.add(self)
+        with _live_loops_lock:
+            _live_loops.add(self._loop)
         await self._presence_start(user.pk)
         # In the group first, then the snapshot: a change in between is sent after it, never lost.
         first = await self.hello(user)

@@ -2,11 +2,12 @@
 
 Library seam (UPGRADING.md, "channels-redis", "channels", "redis"): channels-redis==4.3.0,
 channels==4.3.2, redis==8.1.0. `PipelinedRedisChannelLayer` overrides
-`RedisChannelLayer.receive_single` and uses its `ring_size`, `prefix`, `connection()`,
-`brpop_timeout`, `receive_buffer`, `deserialize`, `_group_key`, `_map_channel_keys_to_connection`,
-`hosts`, `group_expiry` and `expiry`, and writes channels-redis's storage (one sorted set per
-channel, scored by time) with a Lua script of its own, a copy of `group_send`'s; it relies on
-redis-py's `bzmpop` and on a cancelled blocking read that may come back as a timeout.
+`RedisChannelLayer.receive_single`, sets its `brpop_timeout` (1 s instead of 5), and uses its
+`ring_size`, `prefix`, `connection()`, `receive_buffer`, `deserialize`, `_group_key`,
+`_map_channel_keys_to_connection`, `hosts`, `group_expiry` and `expiry`, and writes
+channels-redis's storage (one sorted set per channel, scored by time) with a Lua script of its own,
+a copy of `group_send`'s; it relies on redis-py's `bzmpop` and on a cancelled blocking read that
+may come back as a timeout.
 `BatchingInMemoryChannelLayer` overrides `InMemoryChannelLayer.new_channel` and `group_add`. Why:
 receiving CPU 856 to 961 µs per message against channels-redis's 1,764 to 1,841 µs at 500/s, and
 none lost at ≈1,000/s where channels-redis lost 22%; a change for five groups in two round trips
@@ -33,6 +34,12 @@ pops every waiting message, up to `RECEIVE_BATCH`, in one blocking `BZMPOP` (Red
 them all to their sockets' buffers at once. Nothing is awaited between the pop and the hand-over,
 so the backup queue has nothing to guard; a read interrupted while Redis answers loses what it
 popped, as channels-redis's own read does.
+
+A Redis that hangs is noticed: each read blocks in Redis for a second (`brpop_timeout`) and gives up
+after two without an answer (the connections' `socket_timeout`), no longer than a publish waits
+(`SYNC_TIMEOUT`). A read that gives up, like one whose connection failed, closes the process's
+sockets with 4503 (greycircle.games.consumers), so a hang long enough for a publish to be lost on
+any server closes the sockets of every server, which reconnect and catch up by version.
 """
 
 from __future__ import annotations
@@ -77,6 +84,12 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
 
     # A publish gives up on a Redis that does not answer within this many seconds.
     SYNC_TIMEOUT = 2.0
+    # A read of the process's queue blocks in Redis for at most this many seconds (channels-redis:
+    # 5) and gives up when Redis has not answered within the connections' `socket_timeout`
+    # (settings: 2 s, no more than SYNC_TIMEOUT), so that a Redis that hangs long enough to
+    # lose any server's publish makes every server's read fail, and close its sockets with 4503
+    # (greycircle.games.consumers), instead of them waiting for what was lost.
+    brpop_timeout = 1
     # At most this many messages are popped in one read.
     RECEIVE_BATCH = 100
 

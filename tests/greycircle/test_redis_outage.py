@@ -14,6 +14,8 @@ import socket
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 import websockets
@@ -272,60 +274,137 @@ def http(url: str, body: dict | None = None, token: str | None = None) -> tuple[
         return error.code, {}
 
 
-def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
-    site, redis_server, alice, bob
-):
-    # A real game kind: the server process knows nothing of the tests' tic-tac-toe.
-    a_client, b_client = APIClient(), APIClient()
-    a_client.force_login(alice)
-    b_client.force_login(bob)
-    let_anyone_invite(bob)
-    created = a_client.post("/api/v1/games/", {"kind": "circles", "seats": [{"user": "bob"}]})
-    assert created.status_code == 201, created.content
-    accept_invitations(created.json()["id"])
-    game = created.json()
-    url = f"{site}/api/v1/games/{game['id']}/"
-    ws_url = site.replace("http", "ws") + f"/ws/games/{game['id']}/"
-    headers = {"Origin": site, "Cookie": f"sessionid={b_client.cookies['sessionid'].value}"}
+class SiteGame:
+    """A game of circles between alice and bob on `site` (a real game kind: the server process
+    knows nothing of the tests' tic-tac-toe), bob's sockets following it."""
 
-    def token(user) -> str:
+    def __init__(self, site: str, alice, bob) -> None:
+        a_client, b_client = APIClient(), APIClient()
+        a_client.force_login(alice)
+        b_client.force_login(bob)
+        let_anyone_invite(bob)
+        created = a_client.post("/api/v1/games/", {"kind": "circles", "seats": [{"user": "bob"}]})
+        assert created.status_code == 201, created.content
+        accept_invitations(created.json()["id"])
+        self.id = created.json()["id"]
+        self.site = site
+        self.url = f"{site}/api/v1/games/{self.id}/"
+        self.ws_url = site.replace("http", "ws") + f"/ws/games/{self.id}/"
+        self.headers = {
+            "Origin": site,
+            "Cookie": f"sessionid={b_client.cookies['sessionid'].value}",
+        }
+
+    def token(self, user) -> str:
         login = {"username": user.username, "password": PASSWORD}
-        status, body = http(f"{site}/_allauth/app/v1/auth/login", login)
+        status, body = http(f"{self.site}/_allauth/app/v1/auth/login", login)
         assert status == 200, body
         return body["meta"]["session_token"]
 
-    def play(user) -> dict:
-        who = token(user)
-        envelope = http(url, token=who)[1]
+    def play(self, user, token: str | None = None) -> dict:
+        """A move of `user`'s, through the server's REST API; its answer."""
+        who = token or self.token(user)
+        envelope = http(self.url, token=who)[1]
         move = {"expected_version": envelope["version"], "move": envelope["legal_moves"][0]}
-        status, played = http(f"{url}moves/", move, token=who)
+        status, played = http(f"{self.url}moves/", move, token=who)
         assert status == 200, played
         return played
 
-    with ws_connect(ws_url, additional_headers=headers, open_timeout=WITHIN) as live:
+    def socket(self):
+        """Bob's socket on the game; its first frame is the envelope."""
+        return ws_connect(self.ws_url, additional_headers=self.headers, open_timeout=WITHIN)
+
+    @contextmanager
+    def reconnected(self) -> Iterator[tuple[Any, dict]]:
+        """Bob's socket once the server accepts it again (it refuses with 4503 for a moment after
+        the last failure), and its first frame."""
+        deadline = time.monotonic() + WITHIN
+        while True:
+            with self.socket() as live:
+                try:
+                    first = json.loads(live.recv(timeout=WITHIN))
+                except websockets.ConnectionClosed as refused:
+                    code = None if refused.rcvd is None else refused.rcvd.code
+                else:
+                    yield live, first
+                    return
+            assert code == UNAVAILABLE, f"refused with {code}"
+            assert time.monotonic() < deadline, "sockets still refused after Redis came back"
+            time.sleep(0.1)
+
+
+def closed_with(live) -> int:
+    """The code `live` is closed with by the server, skipping any frame before it."""
+    deadline = time.monotonic() + WITHIN
+    with pytest.raises(websockets.ConnectionClosed) as closed:  # noqa: PT012
+        while True:
+            live.recv(timeout=max(0.1, deadline - time.monotonic()))
+    assert closed.value.rcvd is not None, "closed without a close frame"
+    return closed.value.rcvd.code
+
+
+def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
+    site, redis_server, alice, bob
+):
+    game = SiteGame(site, alice, bob)
+    with game.socket() as live:
         assert json.loads(live.recv(timeout=WITHIN))["type"] == "game"
         redis_server.stop()
-        with pytest.raises(websockets.ConnectionClosed) as closed:
-            live.recv(timeout=WITHIN)
-    assert closed.value.rcvd is not None, "closed without a close frame"
-    assert closed.value.rcvd.code == UNAVAILABLE
+        assert closed_with(live) == UNAVAILABLE
 
     # Logging in (allauth's rate limits use the cache), reading and moving still work.
-    played = play(alice)
+    played = game.play(alice)
 
     redis_server.start()
 
-    deadline = time.monotonic() + WITHIN
-    while True:  # sockets are refused for a moment after the last failure
-        with ws_connect(ws_url, additional_headers=headers, open_timeout=WITHIN) as live:
-            try:
-                first = json.loads(live.recv(timeout=WITHIN))
-            except websockets.ConnectionClosed as refused:
-                assert refused.rcvd.code == UNAVAILABLE  # noqa: PT017
-                assert time.monotonic() < deadline, "sockets still refused after Redis came back"
-                time.sleep(0.1)
-                continue
-            assert first["envelope"]["version"] == played["version"]
-            played = play(bob)
-            assert json.loads(live.recv(timeout=WITHIN))["envelope"]["version"] == played["version"]
-            break
+    with game.reconnected() as (live, first):
+        assert first["envelope"]["version"] == played["version"]
+        played = game.play(bob)
+        assert json.loads(live.recv(timeout=WITHIN))["envelope"]["version"] == played["version"]
+
+
+def test_a_move_while_redis_hangs_answers_and_the_opponents_socket_is_closed_with_4503(
+    site, redis_server, alice, bob
+):
+    game = SiteGame(site, alice, bob)
+    token = game.token(alice)  # logging in before the hang
+    with game.socket() as live:
+        assert json.loads(live.recv(timeout=WITHIN))["type"] == "game"
+        redis_server.pause()
+        try:
+            # It answers (within the request's timeout); the publish gives up on Redis...
+            played = game.play(alice, token)
+        finally:
+            redis_server.resume()
+        # ...so bob's socket, which missed the update, is closed rather than left waiting.
+        assert closed_with(live) == UNAVAILABLE
+
+    with game.reconnected() as (live, first):
+        assert first["envelope"]["version"] == played["version"]
+
+
+def test_a_server_whose_redis_hangs_closes_its_sockets_though_it_published_nothing(
+    site, on_redis, alice, bob
+):
+    # The move is made in this process (on the same Redis): its publish gives up after a
+    # timeout, which the server never sees. The server's read of its queue, blocked on the
+    # hung Redis all that while, must give up too and close bob's socket.
+    game = SiteGame(site, alice, bob)
+    client = APIClient()
+    client.force_login(alice)
+    envelope = client.get(f"/api/v1/games/{game.id}/").json()
+    with game.socket() as live:
+        assert json.loads(live.recv(timeout=WITHIN))["type"] == "game"
+        on_redis.pause()
+        try:
+            played = client.post(
+                f"/api/v1/games/{game.id}/moves/",
+                {"expected_version": envelope["version"], "move": envelope["legal_moves"][0]},
+            )
+            assert played.status_code == 200, played.content
+        finally:
+            on_redis.resume()
+        assert closed_with(live) == UNAVAILABLE
+
+    with game.reconnected() as (live, first):
+        assert first["envelope"]["version"] == played.json()["version"]
