@@ -11,6 +11,9 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 import dj_database_url
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from greycircle.converters import ROW_ID_SCHEMA
 
@@ -157,10 +160,21 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
                 # and gives up on a Redis that has not answered in 2 s, no longer than a publish
                 # waits (its SYNC_TIMEOUT): a hang that loses a publish on any server closes every
                 # server's sockets with 4503, and they catch up by version.
-                # No retries (redis-py's default): the sockets must notice a lost connection,
-                # since a restarted Redis has forgotten their groups.
+                # A failed connection (one left stale in the pool by a restart of Redis) is
+                # tried once more on a new one, at once, before it counts as Redis lost; a
+                # timeout is not retried. Not the read of the sockets' queue, which has its own
+                # connection: a restarted Redis has forgotten their groups, they must notice.
                 "CONFIG": {
-                    "hosts": [{"address": url, "socket_timeout": 2, "socket_connect_timeout": 1}],
+                    "hosts": [
+                        {
+                            "address": url,
+                            "socket_timeout": 2,
+                            "socket_connect_timeout": 1,
+                            "retry": AsyncRetry(
+                                NoBackoff(), 1, supported_errors=(RedisConnectionError,)
+                            ),
+                        }
+                    ],
                     "prefix": "greycircle",
                 },
             }

@@ -2,8 +2,9 @@
 
 Library seam (UPGRADING.md, "channels-redis", "channels", "redis"): channels-redis==4.3.0,
 channels==4.3.2, redis==8.1.0. `PipelinedRedisChannelLayer` overrides
-`RedisChannelLayer.receive_single`, sets its `brpop_timeout` (1 s instead of 5), and uses its
-`ring_size`, `prefix`, `connection()`, `receive_buffer`, `deserialize`, `_group_key`,
+`RedisChannelLayer.receive_single` and `close_pools`, sets its `brpop_timeout` (1 s instead of 5),
+and uses its `ring_size`, `prefix`, `connection()`, `receive_lock` (made anew each time receiving
+starts after nobody received), `receive_buffer`, `deserialize`, `_group_key`,
 `_map_channel_keys_to_connection`, `hosts`, `group_expiry` and `expiry`, and writes
 channels-redis's storage (one sorted set per channel, scored by time) with a Lua script of its own,
 a copy of `group_send`'s; it relies on redis-py's `bzmpop` and on a cancelled blocking read that
@@ -40,17 +41,29 @@ after two without an answer (the connections' `socket_timeout`), no longer than 
 (`SYNC_TIMEOUT`). A read that gives up, like one whose connection failed, closes the process's
 sockets with 4503 (greycircle.games.consumers), so a hang long enough for a publish to be lost on
 any server closes the sockets of every server, which reconnect and catch up by version.
+
+A restarted Redis is noticed too, and only when it matters. The layer's pooled connections (joins,
+leaves, sends) try a failed command once more on a new connection (settings: one left idle in the
+pool across a restart is no outage), but the read of the queue has a connection of its own that
+nothing retries: if it breaks while sockets listen, Redis may have forgotten their groups, and
+they are closed with 4503. It is made anew whenever the sockets start receiving after none did,
+since the one before may have been left idle across a restart while no socket had a group to lose.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import redis
+import redis.asyncio
+import redis.backoff
+import redis.retry
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
@@ -97,6 +110,11 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         super().__init__(*args, **kwargs)
         self._sync_client: redis.Redis | None = None
         self._sync_client_lock = threading.Lock()
+        # Per event loop: the client that reads the process's queue, and the `receive_lock` of
+        # the sockets' receiving it was made for (`_reader`).
+        self._readers: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[asyncio.Lock | None, Any]
+        ] = weakref.WeakKeyDictionary()
 
     async def receive_single(self, channel: str) -> tuple[Any, dict[str, Any]]:
         """The next message of `channel`. For the process's own queue (the one receive() reads
@@ -106,7 +124,7 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
             return await super().receive_single(channel)
         assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
         key = self.prefix + channel
-        connection = self.connection(0)
+        connection = await self._reader()
         popped = None
         while popped is None:
             # `[key, [[message, score], ...]]`, or None after `brpop_timeout` seconds.
@@ -124,6 +142,40 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         # those buffered here: the last comes last.
         self._buffer(channel, popped[1][:-1])
         return self._addressed(channel, popped[1][-1][0])
+
+    async def _reader(self) -> Any:
+        """The client that reads the process's queue on this loop: one connection, which no
+        failure is retried on, since a restarted Redis has forgotten the sockets' groups and
+        they must be closed (the other connections retry once: settings.redis_settings).
+
+        A new one each time the sockets start receiving after none did (channels-redis makes a
+        new `receive_lock` then): the old one's connection may have been left idle across a
+        restart of Redis while no socket had a group to lose, and failing on it would close the
+        sockets that just joined."""
+        if "address" not in self.hosts[0]:
+            return self.connection(0)  # Sentinel: channels-redis's pool
+        loop = asyncio.get_running_loop()
+        made_for, reader = self._readers.get(loop, (None, None))
+        if reader is None or made_for is not self.receive_lock:
+            if reader is not None:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await reader.aclose()
+            options = {
+                key: value
+                for key, value in self.hosts[0].items()
+                if key not in ("address", "retry")
+            }
+            reader = redis.asyncio.Redis.from_url(
+                self.hosts[0]["address"], single_connection_client=True, **options
+            )
+            self._readers[loop] = (self.receive_lock, reader)
+        return reader
+
+    async def close_pools(self) -> None:
+        await super().close_pools()
+        _, reader = self._readers.pop(asyncio.get_running_loop(), (None, None))
+        if reader is not None:
+            await reader.aclose()
 
     def _buffer(self, channel: str, popped: list[Any]) -> None:
         """Put each popped `[message, score]` in the buffer of its socket (or sockets)."""
@@ -178,11 +230,19 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
                 options = {
                     key: value
                     for key, value in self.hosts[0].items()
-                    if key not in ("address", "socket_timeout")
+                    if key not in ("address", "socket_timeout", "retry")
                 }
                 options.setdefault("socket_connect_timeout", 1)
                 self._sync_client = redis.Redis.from_url(
-                    self.hosts[0]["address"], socket_timeout=self.SYNC_TIMEOUT, **options
+                    self.hosts[0]["address"],
+                    socket_timeout=self.SYNC_TIMEOUT,
+                    # A connection that failed (left stale by a restart of Redis) is tried once
+                    # more on a new one before the publish counts as failed, as the layer's own
+                    # (settings.redis_settings); a timeout is not retried.
+                    retry=redis.retry.Retry(
+                        redis.backoff.NoBackoff(), 1, supported_errors=(redis.ConnectionError,)
+                    ),
+                    **options,
                 )
             return self._sync_client
 

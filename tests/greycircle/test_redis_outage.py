@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+import redis
 import websockets
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -408,3 +409,35 @@ def test_a_server_whose_redis_hangs_closes_its_sockets_though_it_published_nothi
 
     with game.reconnected() as (live, first):
         assert first["envelope"]["version"] == played.json()["version"]
+
+
+def test_a_restarted_redis_is_used_again_without_closing_or_refusing_sockets(
+    site, redis_server, alice, bob
+):
+    game = SiteGame(site, alice, bob)
+    # The server's connections to Redis (the sockets' reads and joins, the publisher) are
+    # opened, then left idle in their pools across the restart.
+    with game.socket() as live:
+        assert json.loads(live.recv(timeout=WITHIN))["type"] == "game"
+        played = game.play(alice)
+        assert json.loads(live.recv(timeout=WITHIN))["envelope"]["version"] == played["version"]
+    # Restarted once the server has let the socket go and stopped reading its queue (a restart
+    # while a socket listens closes it with 4503: Redis has forgotten its groups).
+    client = redis.Redis.from_url(redis_server.url)
+    wait_for(
+        lambda: all("b" not in each["flags"] for each in client.client_list()),
+        timeout=WITHIN,
+        what="the server to stop reading",
+    )
+    client.close()
+    redis_server.stop()
+    redis_server.start()
+
+    with game.socket() as live, game.socket() as other:
+        for each in (live, other):
+            first = json.loads(each.recv(timeout=WITHIN))  # not a 4503
+            assert first["envelope"]["version"] == played["version"]
+        played = game.play(bob)
+        for each in (live, other):
+            update = json.loads(each.recv(timeout=WITHIN))
+            assert update["envelope"]["version"] == played["version"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis.asyncio
 
 from greycircle.runtime.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
 from tests.redis_server import REDIS_SERVER
@@ -115,15 +116,15 @@ async def test_messages_waiting_for_a_process_are_popped_in_one_read_and_each_re
         await redis_layer.group_send_many(
             [(f"game.3.seat{number}", {"type": "x", "n": n}) for number in range(3)]
         )
-    connection = redis_layer.connection(0)
     reads = []
-    original = connection.bzmpop
+    original = redis.asyncio.Redis.bzmpop
 
-    async def counted(*args, **kwargs):
+    async def counted(client, *args, **kwargs):
         reads.append(kwargs["count"])
-        return await original(*args, **kwargs)
+        return await original(client, *args, **kwargs)
 
-    monkeypatch.setattr(connection, "bzmpop", counted)
+    # The read's client is the layer's own (a connection that no failure is retried on).
+    monkeypatch.setattr(redis.asyncio.Redis, "bzmpop", counted)
 
     received = {
         channel: [(await redis_layer.receive(channel))["n"] for _ in range(10)]
