@@ -48,8 +48,9 @@ sw.addEventListener("activate", (event) => {
 /** @param {Request} request */
 async function offlineAnswer(request) {
   const cache = await caches.open(CACHE);
-  if (request.mode === "navigate") return (await cache.match(OFFLINE_URL)) ?? Response.error();
-  return (await cache.match(request)) ?? Response.error();
+  // Kept without the request's headers (WhiteNoise's `Vary: Accept-Encoding` must not miss).
+  const kept = request.mode === "navigate" ? OFFLINE_URL : request;
+  return (await cache.match(kept, { ignoreVary: true })) ?? Response.error();
 }
 
 sw.addEventListener("fetch", (event) => {
