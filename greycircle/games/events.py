@@ -192,7 +192,14 @@ def invitation_answered(*, invitation: Invitation, game: Game) -> None:
 
 
 def game_poked(*, game: Game, by: Any, target: Any) -> None:
-    notify(user_id=target.pk, event="reminder", game=game.pk, kind=game.kind, by=by.username)
+    notify(
+        user_id=target.pk,
+        event="reminder",
+        game=game.pk,
+        kind=game.kind,
+        version=game.version,
+        by=by.username,
+    )
 
 
 def notify(*, user_id: int, event: str, **data: Any) -> None:

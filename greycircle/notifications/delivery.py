@@ -27,24 +27,24 @@ def notify(*, user_id: int, event: str, **data: Any) -> None:
     they did themselves (`actors.actor_id`)."""
     if user_id == actor_id():
         return
-    publish([notification_message(user_id=user_id, event=event, data=data)])
+    notifications_publish(news=[{"user_id": user_id, "event": event, "data": data}])
 
 
 def notifications_publish(*, news: Sequence[Mapping[str, Any]]) -> None:
     """`notify` for several `{"user_id", "event", "data"}` at once: one publish for all."""
-    publish(
-        [
-            notification_message(user_id=item["user_id"], event=item["event"], data=item["data"])
-            for item in news
-        ]
-    )
+    messages = [
+        notification_message(user_id=item["user_id"], event=item["event"], data=item["data"])
+        for item in news
+    ]
+    publish([message for message in messages if message is not None])
 
 
 def notification_message(
     *, user_id: int, event: str, data: Mapping[str, Any]
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, dict[str, Any]] | None:
     """Keep the notification `event` in `user_id`'s inbox if it is for the inbox, and return the
-    message for their personal stream.
+    message for their personal stream; None if the inbox had newer news, or had it already
+    (services.notification_deliver: an old or repeated event is told to nobody).
 
     The frame: `{"notification": {"event": ..., **data}, "inbox": the notification kept or None,
     "removed": [ids it replaced], "read": [ids it marked read], "unread_count": N}`.
@@ -64,6 +64,8 @@ def notification_message(
         # The change is committed; the event still goes out live, only the inbox misses it.
         logger.exception("could not keep the %s notification of user %s", event, user_id)
     else:
+        if not delivery.applied:
+            return None
         message.update(jsonable(delivery.frame()))
     return user_group(user_id), {"type": "user.notification", **message}
 

@@ -29,6 +29,12 @@ class Notification(models.Model):
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
+    game_version = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The version of the game the event it says was made for (None: not about a "
+        "game's play, or kept before versions were recorded): an older event never replaces it.",
+    )
     read = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 

@@ -12,6 +12,13 @@ Choices:
   moved to the top — rather than adding one each move. A refreshed notification counts as a new
   one for e-mail: its record of having been mailed (MailSent) is detached from it. The same row
   also keeps a move's cost in queries the same early and late in a game.
+- In version order, at most once: each notification about a game records the game's version
+  the event was made for (`game_version`). Deliveries run in task workers, several at once and
+  retried, so an event may arrive late or twice: one about an older version than the
+  recipient's notification about the game's play never replaces it (a "your turn" made before
+  the winning move never hides "game over"), nor does one the inbox already says (the same
+  version and kind; at one version "game over" outranks a reminder or "time running out", which
+  outrank "your turn"). Such an event changes nothing and is told to nobody.
 - A game withdrawn before it started (or an invitation withdrawn) leaves nothing new: the game's
   notifications (its invitation) are marked read, since nothing is left to do about them.
 - Opening a game's page reads that game's notifications; opening the friends page reads the
@@ -64,6 +71,8 @@ class Delivery:
     unread_count: int
     removed: list[int] = field(default_factory=list)
     read: list[int] = field(default_factory=list)
+    applied: bool = True
+    """False: the event was older than what the inbox says, or said already; nothing changed."""
 
     def frame(self) -> dict[str, Any]:
         """The members a `ws/me/` notification frame carries besides the event."""
@@ -76,20 +85,30 @@ class Delivery:
 
 
 def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -> Delivery:
-    """Keep the notification `event` leaves for user `user_id`, if any (see the module)."""
+    """Keep the notification `event` leaves for user `user_id`, if any (see the module).
+
+    Applied in version order, at most once (see the module): an event about an older version of
+    the game than the recipient's notification about its play, or one the inbox already says, is
+    dropped (`Delivery.applied` False: nothing changed, nothing is to be told).
+    """
     game_id = data.get("game")
+    version = data.get("version") if isinstance(data.get("version"), int) else None
     game, seats = None, []
     if isinstance(game_id, int) and (event in texts.GAME_EVENTS or event in SETTLES_GAME):
         game, seats = _game_with_seats(game_id)
-    read: list[int] = []
-    if event in SETTLES_GAME and game is not None:
-        read = _mark_read(Notification.objects.filter(recipient_id=user_id, game_id=game.pk))
-    draft = texts.draft_for(recipient_id=user_id, event=event, data=data, game=game, seats=seats)
     notification = None
     removed: list[int] = []
-    if draft is not None:
+    read: list[int] = []
+    with transaction.atomic():
+        if game is not None:
+            # Two workers delivering to one recipient about one game take turns, so the newer
+            # event is compared with what the older one left.
+            _recipient_game_lock(user_id=user_id, game_id=game.pk)
+        draft = texts.draft_for(
+            recipient_id=user_id, event=event, data=data, game=game, seats=seats
+        )
         earlier: list[Notification] = []
-        if draft.kind in PLAY_KINDS and draft.game_id is not None:
+        if draft is not None and draft.kind in PLAY_KINDS and draft.game_id is not None:
             earlier = list(
                 Notification.objects.filter(
                     recipient_id=user_id, game_id=draft.game_id, kind__in=PLAY_KINDS
@@ -97,13 +116,27 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
                 .annotate(mailed=Exists(MailSent.objects.filter(notification=OuterRef("pk"))))
                 .order_by("-created", "-pk")
             )
-        with transaction.atomic():
+            if earlier and _superseded(earlier[0], kind=draft.kind, version=version):
+                return Delivery(
+                    notification=None,
+                    unread_count=notifications_unread_count(user=user_id),
+                    applied=False,
+                )
+        elif draft is not None and _already_kept(user_id=user_id, draft=draft, version=version):
+            return Delivery(
+                notification=None,
+                unread_count=notifications_unread_count(user=user_id),
+                applied=False,
+            )
+        if event in SETTLES_GAME and game is not None:
+            read = _mark_read(Notification.objects.filter(recipient_id=user_id, game_id=game.pk))
+        if draft is not None:
             if earlier:
                 notification, *extra = earlier
                 removed = [other.pk for other in extra]  # from before one per game was kept
                 if removed:
                     Notification.objects.filter(pk__in=removed).delete()
-                _refresh(notification, draft)
+                _refresh(notification, draft, version=version)
             else:
                 notification = Notification(
                     recipient_id=user_id,
@@ -111,6 +144,7 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
                     text=_fit(draft.text),
                     link=draft.link,
                     game_id=draft.game_id,
+                    game_version=version if draft.game_id is not None else None,
                 )
                 row_insert(notification)
             seated = next((seat.user for seat in seats if seat.user_id == user_id), None)
@@ -126,6 +160,61 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
     )
 
 
+# At one version of a game, what its play notification may become: a reminder or "time running
+# out" is news over "your turn" of the same position, "game over" over all of them, never the
+# other way round.
+PLAY_RANK = {
+    NotificationKind.YOUR_TURN: 0,
+    NotificationKind.REMINDER: 1,
+    NotificationKind.TIME_RUNNING_OUT: 1,
+    NotificationKind.GAME_OVER: 2,
+}
+
+
+def _superseded(notification: Notification, *, kind: str, version: int | None) -> bool:
+    """Whether the recipient's play `notification` is newer than an event of `kind` about
+    `version`, or already says it (a second delivery of the same event)."""
+    if version is None or notification.game_version is None:
+        return False  # nothing to compare with: the newest event wins, as delivered
+    if notification.game_version != version:
+        return notification.game_version > version
+    if kind == notification.kind:
+        # Reminders are the one event that repeats at one version (another, minutes later):
+        # each is news. The rest happen once per version: this is the same event again.
+        return kind != NotificationKind.REMINDER
+    return PLAY_RANK[NotificationKind(kind)] < PLAY_RANK[NotificationKind(notification.kind)]
+
+
+def _already_kept(*, user_id: int, draft: texts.Draft, version: int | None) -> bool:
+    """Whether the invitation `draft` about `version` of its game is already in the inbox (the
+    same event delivered again). Other events carry nothing that tells two of them apart."""
+    if draft.kind != NotificationKind.INVITATION or draft.game_id is None or version is None:
+        return False
+    return Notification.objects.filter(
+        recipient_id=user_id, game_id=draft.game_id, kind=draft.kind, game_version=version
+    ).exists()
+
+
+def _recipient_game_lock(*, user_id: int, game_id: int) -> None:
+    """Hold, until this transaction ends, the lock of `user_id`'s notifications about `game_id`.
+
+    PostgreSQL: a transaction-scoped advisory lock (two-key, so apart from the one-key locks
+    other modules take). SQLite's transactions are IMMEDIATE (settings): one at a time already."""
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        # The keys are int4: fold ids into range (a collision only makes two deliveries wait).
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, %s)",
+            [_int4(user_id), _int4(game_id)],
+        )
+
+
+def _int4(value: int) -> int:
+    return (value + 2**31) % 2**32 - 2**31
+
+
 def _game_with_seats(game_id: int) -> tuple[Game | None, list[Seat]]:
     """The game and its seats (with their users) in one query."""
     game = Game.objects.get_with_seats(game_id)
@@ -136,7 +225,7 @@ def _fit(text: str) -> str:
     return text[: Notification._meta.get_field("text").max_length]
 
 
-def _refresh(notification: Notification, draft: texts.Draft) -> None:
+def _refresh(notification: Notification, draft: texts.Draft, *, version: int | None) -> None:
     """Make the earlier `notification` say `draft`, unread and new (see the module)."""
     if getattr(notification, "mailed", False):
         MailSent.objects.filter(notification=notification).update(notification=None)
@@ -145,7 +234,8 @@ def _refresh(notification: Notification, draft: texts.Draft) -> None:
     notification.link = draft.link
     notification.read = False
     notification.created = timezone.now()
-    row_update(notification, ["kind", "text", "link", "read", "created"])
+    notification.game_version = version
+    row_update(notification, ["kind", "text", "link", "read", "created", "game_version"])
 
 
 def notification_mark_read(*, user: Any, notification_id: int) -> Notification:

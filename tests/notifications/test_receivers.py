@@ -83,7 +83,7 @@ def test_what_happened_is_told_in_plain_json(alice, bob, told):
     assert told[4][1] == {
         "user_id": bob.pk,
         "event": "reminder",
-        "data": {"game": game.pk, "kind": "tictactoe", "by": "alice"},
+        "data": {"game": game.pk, "kind": "tictactoe", "version": game.version + 2, "by": "alice"},
     }
 
 

@@ -374,3 +374,134 @@ def test_each_notification_kept_is_told_to_the_channels_beyond_the_inbox(bob, pe
         notification_kept.disconnect(heard)
     assert first.notification.pk == again.notification.pk  # refreshed, one per game
     assert kept == [(first.notification.pk, bob.pk, True)] * 2
+
+
+# --- Version order, at most once ---------------------------------------------------------------
+
+
+def _notification_rows():
+    from django_tasks_db.models import DBTaskResult
+
+    from greycircle.notifications.tasks import notifications_send
+
+    return DBTaskResult.objects.ready().filter(task_path=notifications_send.module_path)
+
+
+def test_an_older_your_turn_delivered_after_game_over_leaves_game_over(alice, bob, people_game):
+    """Two workers ran one game's notifications at once (issue 21): the task of the move before
+    the last one ("your turn" for alice) ends after that of the winning move ("game over")."""
+    from greycircle.notifications.tasks import notifications_send
+
+    play_out(people_game, alice, bob, X_WINS)
+    rows = list(_notification_rows().order_by("-enqueued_at", "-pk"))
+    for row in rows:  # newest first
+        notifications_send.call(*row.args_kwargs["args"])
+
+    assert inbox(alice) == [(KIND.GAME_OVER, "You won against bob at Tic-tac-toe")]
+    assert inbox(bob) == [(KIND.GAME_OVER, "You lost to alice at Tic-tac-toe")]
+    over = Notification.objects.get(recipient=alice)
+    people_game.refresh_from_db()
+    assert over.game_version == people_game.version
+
+
+def test_the_same_event_delivered_twice_changes_nothing_the_second_time(alice, bob, people_game):
+    play(people_game, alice, 0)
+    people_game.refresh_from_db()
+    data = {"game": people_game.pk, "kind": "tictactoe", "version": people_game.version}
+    kept = []
+
+    def heard(sender, notification, **kwargs):
+        kept.append(notification.pk)
+
+    notification_kept.connect(heard)
+    try:
+        first = notification_deliver(user_id=bob.pk, event="your_turn", data=data)
+        notification_mark_read(user=bob, notification_id=first.notification.pk)
+        again = notification_deliver(user_id=bob.pk, event="your_turn", data=data)
+    finally:
+        notification_kept.disconnect(heard)
+
+    assert first.applied
+    assert not again.applied
+    assert kept == [first.notification.pk]  # pushed and mailed once
+    [turn] = Notification.objects.filter(recipient=bob)
+    assert turn.read  # not made new again
+
+
+def test_an_older_event_is_told_to_nobody(alice, bob, people_game):
+    """The stale "your turn" leaves no frame on `ws/me/` either: no toast on a finished game.
+    (What alice's stream receives next is the event sent after it.)"""
+    from asgiref.sync import async_to_sync, sync_to_async
+    from channels.layers import get_channel_layer
+
+    from greycircle.games.events import user_group
+    from greycircle.notifications import delivery
+
+    play_out(people_game, alice, bob, X_WINS)
+    people_game.refresh_from_db()
+    about = {"game": people_game.pk, "kind": "tictactoe"}
+    stale = {"version": people_game.version - 2, **about}
+    over = {"outcome": people_game.outcome, "version": people_game.version, **about}
+
+    async def listen() -> list[str]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(alice.pk), channel)
+        for event, data in (("game_over", over), ("your_turn", stale), ("player_joined", about)):
+            news = [{"user_id": alice.pk, "event": event, "data": data}]
+            await sync_to_async(delivery.notifications_publish)(news=news)
+        return [(await layer.receive(channel))["notification"]["event"] for _ in range(2)]
+
+    told = async_to_sync(listen)()
+    assert told == ["game_over", "player_joined"]
+    assert inbox(alice)[0][0] == KIND.GAME_OVER
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL; CI has it")
+def test_two_deliveries_to_one_recipient_about_one_game_take_turns(alice, bob, people_game):
+    """While one worker keeps alice's "game over" (its transaction still open), another's older
+    "your turn" waits for it, then finds it newer and changes nothing (without the lock, it
+    would not see the uncommitted row and would add a second notification)."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from greycircle.notifications.tasks import notifications_send
+    from tests.games.conftest import wait_for
+
+    play_out(people_game, alice, bob, X_WINS)
+    older, newer = (
+        row.args_kwargs["args"] for row in _notification_rows().order_by("-enqueued_at")[:2][::-1]
+    )
+    holding, release = threading.Event(), threading.Event()
+
+    def deliver_newer() -> None:
+        with transaction.atomic():
+            notifications_send.call(*newer)
+            holding.set()
+            release.wait()
+        connections.close_all()
+
+    def deliver_older() -> None:
+        notifications_send.call(*older)
+        connections.close_all()
+
+    first = threading.Thread(target=deliver_newer)
+    first.start()
+    assert holding.wait(30)
+    second = threading.Thread(target=deliver_older)
+    second.start()
+    with connection.cursor() as cursor:
+
+        def waiting() -> bool:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            )
+            return cursor.fetchone()[0] > 0
+
+        wait_for(waiting, timeout=60, message=lambda: "no delivery waits for the lock")
+    release.set()
+    first.join(30)
+    second.join(30)
+
+    assert inbox(alice) == [(KIND.GAME_OVER, "You won against bob at Tic-tac-toe")]
