@@ -18,7 +18,7 @@ and how many messages never arrived (a full channel drops what overflows it: the
 the batched read, so the same storage and the same sender); `--layer pubsub` channels-redis's
 `RedisPubSubChannelLayer` (Redis pub/sub: no queue, no capacity; its sender publishes with that
 layer's `group_send`). `--capacity` is the layer's `capacity` option (channels-redis's default
-and our settings': 100), the most messages a channel's queue holds, given to both processes'
+is 100, our settings' 1,000), the most messages a channel's queue holds, given to both processes'
 layers (a message is dropped when it is stored into a full queue).
 `bench/channel_compare.py` runs several of these interleaved and gives the medians.
 """

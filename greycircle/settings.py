@@ -176,6 +176,14 @@ def redis_settings(url: str) -> dict[str, dict[str, object]]:
                         }
                     ],
                     "prefix": "greycircle",
+                    # A channel holds at most 1,000 messages (channels-redis: 100). All the sockets
+                    # of a server process share one channel: 100 was a fraction of a second of a
+                    # busy server's frames, and a process that got no CPU for that long (load
+                    # average 19) lost 7 of 3,000 (bench/README.md, "Channel capacity"). 1,000 is
+                    # 2 s of a busy server's ≈500 frames/s. More buys little, since messages expire
+                    # after 60 s anyway (`expiry`), and costs Redis memory for a crashed process's
+                    # channel, which its groups' messages fill until its memberships expire.
+                    "capacity": 1000,
                 },
             }
         },

@@ -16,7 +16,8 @@ instead of twenty. Re-measured on 2026-12-01 (`bench/channel_compare.py`, 5 inte
 load average 6 to 19): 281 and 229 µs per message batched at 500/s and 1,000/s, against 800 and
 606 µs (2.6 to 2.8 times) for channels-redis's read with a `capacity` of 10,000, the least that lost
 nothing (at 100 and 1,000 it lost 7 to 74% of the messages; ours, at 100, lost 7 messages in
-one run of ten): far from the 10% that would drop the override (UPGRADING.md, "channels-redis").
+one run of ten, hence the settings' capacity of 1,000: bench/README.md, "Channel capacity"): far
+from the 10% that would drop the override (UPGRADING.md, "channels-redis").
 
 A move is news for every audience of its game (each seat and the spectators) and for the players'
 personal streams (`ws/me/`). channels-redis sends to one group at a time, in four round trips to
