@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "allauth.headless",
     "greycircle.games",
     "greycircle.notifications",
+    "greycircle.push",  # notifications beyond the site: Web Push
     "greycircle.ratings",
     "greycircle.profiles",
     "greycircle.moderation",
@@ -304,6 +305,16 @@ DEFAULT_FROM_EMAIL = os.environ.get(
 # The site's address as players reach it, for the links in e-mail (no trailing slash). Unset,
 # `manage.py serve` sets it to the host and port it serves on.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Web Push (greycircle.push): the VAPID private key (PEM, or 32 base64url bytes as `manage.py
+# push_vapid_keys` prints them; unset, the site makes its own once and keeps it in the database),
+# the contact push services see, and hosts whose endpoints may be plain http on a local address
+# (only the test suite's local push service).
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_SUBJECT = os.environ.get(
+    "WEBPUSH_VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rpartition("<")[2].rstrip(">")
+)
+WEBPUSH_INSECURE_HOSTS = env_list("WEBPUSH_INSECURE_HOSTS", [])
 
 # --- REST API --------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ api_v1 = [
     path("guest/", GuestCreateView.as_view(), name="guest"),
     path("leaderboards/<slug:kind>/", LeaderboardView.as_view(), name="leaderboard"),
     path("users/<str:username>/", ProfileView.as_view(), name="profile"),
+    path("", include("greycircle.push.urls")),
     *router.urls,
 ]
 

@@ -699,6 +699,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/push/web/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Web Push: the site's key
+         * @description The `applicationServerKey` to subscribe a browser with (`PushManager.subscribe`); then register the subscription below.
+         */
+        get: operations["v1_push_web_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/web/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a browser for Web Push
+         * @description The browser's `PushSubscription` as `toJSON()` gives it. My notifications are then pushed to it while I am not on the site. Registering an endpoint again updates it (and moves it to me if another user had it). At most 20 per user: a new one past that removes my oldest.
+         */
+        post: operations["v1_push_web_subscriptions_create"];
+        /**
+         * Unregister a browser from Web Push
+         * @description By `endpoint` or `id`. Answers 204 whether or not I had it (it is gone either way).
+         */
+        delete: operations["v1_push_web_subscriptions_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{username}/": {
         parameters: {
             query?: never;
@@ -2839,6 +2883,35 @@ export interface components {
         /** @description Whom to ask or block, by username (matched ignoring case). */
         UsernameRequest: {
             username: string;
+        };
+        VapidKey: {
+            /** @description The site's VAPID public key, an uncompressed P-256 point in base64url: `PushManager.subscribe`'s `applicationServerKey`. */
+            vapid_public_key: string;
+        };
+        WebPushKeysRequest: {
+            /** @description base64url, 65 bytes. */
+            p256dh: string;
+            /** @description base64url, 16 bytes. */
+            auth: string;
+        };
+        /** @description A browser's `PushSubscription.toJSON()`, and optionally which browser it is. */
+        WebPushSubscribeRequest: {
+            /** @description The push service's URL for this browser (https). */
+            endpoint: string;
+            keys: components["schemas"]["WebPushKeysRequest"];
+            /**
+             * Format: double
+             * @description As the browser sends it; not used.
+             */
+            expirationTime?: number | null;
+            /** @description A label for the browser, shown to me (defaults to the User-Agent header). */
+            user_agent?: string;
+        };
+        WebPushSubscription: {
+            readonly id: number;
+            readonly endpoint: string;
+            /** Format: date-time */
+            readonly created: string;
         };
         /** @enum {string} */
         WentOutTypeEnum: "went_out";
@@ -5563,6 +5636,179 @@ export interface operations {
             };
             /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_push_web_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VapidKey"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_push_web_subscriptions_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebPushSubscribeRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebPushSubscription"];
+                };
+            };
+            /** @description The endpoint or the keys are not valid. Error codes: `invalid`, `invalid_endpoint`, `invalid_keys`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_push_web_subscriptions_destroy: {
+        parameters: {
+            query?: {
+                /** @description The subscription's endpoint. */
+                endpoint?: string;
+                /** @description The subscription's id. */
+                id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Neither `endpoint` nor a valid `id` is given. Error codes: `invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

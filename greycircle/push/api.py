@@ -1,0 +1,90 @@
+"""`/api/v1/push/web/`: the site's VAPID key, and my browsers' Web Push subscriptions.
+
+Thin: parse, call a service (greycircle.push.services), serialise. Signed-in users only, guests
+included, as for the inbox whose notifications are pushed.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from greycircle.api.schema import error_response
+from greycircle.push import keys, services
+from greycircle.push.serializers import (
+    VapidKeySerializer,
+    WebPushSubscribeSerializer,
+    WebPushSubscriptionSerializer,
+    WebPushUnsubscribeQuerySerializer,
+)
+
+
+class WebPushView(GenericAPIView):
+    serializer_class = VapidKeySerializer
+
+    @extend_schema(
+        summary="Web Push: the site's key",
+        description="The `applicationServerKey` to subscribe a browser with "
+        "(`PushManager.subscribe`); then register the subscription below.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(VapidKeySerializer({"vapid_public_key": keys.vapid_public_key()}).data)
+
+
+class WebPushSubscriptionsView(GenericAPIView):
+    serializer_class = WebPushSubscriptionSerializer
+
+    @extend_schema(
+        summary="Register a browser for Web Push",
+        description="The browser's `PushSubscription` as `toJSON()` gives it. My notifications "
+        "are then pushed to it while I am not on the site. Registering an endpoint again "
+        "updates it (and moves it to me if another user had it). At most 20 per user: a new one "
+        "past that removes my oldest.",
+        request=WebPushSubscribeSerializer,
+        responses={
+            201: WebPushSubscriptionSerializer,
+            400: error_response(
+                "The endpoint or the keys are not valid.",
+                "invalid",
+                "invalid_endpoint",
+                "invalid_keys",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = WebPushSubscribeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        subscription = services.webpush_subscribe(
+            user=request.user,
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+            user_agent=data.get("user_agent", request.headers.get("User-Agent", "")),
+        )
+        return Response(
+            WebPushSubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        summary="Unregister a browser from Web Push",
+        description="By `endpoint` or `id`. Answers 204 whether or not I had it (it is gone "
+        "either way).",
+        parameters=[WebPushUnsubscribeQuerySerializer],
+        responses={
+            204: None,
+            400: error_response("Neither `endpoint` nor a valid `id` is given.", "invalid"),
+        },
+    )
+    def delete(self, request: Request) -> Response:
+        query = WebPushUnsubscribeQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        services.webpush_unsubscribe(
+            user=request.user,
+            endpoint=query.validated_data.get("endpoint"),
+            subscription_id=query.validated_data.get("id"),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)

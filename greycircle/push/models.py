@@ -1,0 +1,46 @@
+"""Where a user's notifications are pushed beyond the site: their browsers' Web Push
+subscriptions, and the embedded site's own VAPID key."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+# A push service's endpoint is a URL it chooses; the longest seen in the wild are a few hundred
+# characters (Mozilla's autopush), so this leaves room without letting anyone store a novel.
+ENDPOINT_MAX = 1024
+
+
+class WebPushSubscription(models.Model):
+    """One browser's `PushSubscription` (RFC 8030): where to POST and the keys to encrypt to
+    (RFC 8291). An endpoint belongs to one user: registered again, it moves to whoever did."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webpush_subscriptions"
+    )
+    endpoint = models.CharField(max_length=ENDPOINT_MAX, unique=True)
+    p256dh = models.CharField(
+        max_length=100, help_text="The browser's P-256 public key, base64url (65 bytes)."
+    )
+    auth = models.CharField(max_length=32, help_text="The auth secret, base64url (16 bytes).")
+    user_agent = models.CharField(max_length=200, blank=True, help_text="Which browser, if told.")
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created"], name="webpush_of_user")]
+
+    def __str__(self) -> str:
+        return f"web push of {self.user_id} ({self.user_agent or 'a browser'})"
+
+
+class VapidKey(models.Model):
+    """The site's own VAPID key when WEBPUSH_VAPID_PRIVATE_KEY is not set (the embedded site):
+    one row, made by the first process that needs it and read by every other, so the key the
+    browsers subscribed with survives restarts (greycircle.push.keys)."""
+
+    private_key = models.CharField(max_length=64, help_text="The P-256 private key, base64url.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"VAPID key of {self.created:%Y-%m-%d}"

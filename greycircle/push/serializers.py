@@ -1,0 +1,67 @@
+"""Web Push as the API sends and takes it: the site's VAPID key and browsers' subscriptions."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from greycircle.push.models import ENDPOINT_MAX, WebPushSubscription
+from greycircle.push.services import USER_AGENT_MAX
+
+ROW_ID_MAX = 2**63 - 1
+
+
+class VapidKeySerializer(serializers.Serializer):
+    vapid_public_key = serializers.CharField(
+        help_text="The site's VAPID public key, an uncompressed P-256 point in base64url: "
+        "`PushManager.subscribe`'s `applicationServerKey`."
+    )
+
+
+class WebPushKeysSerializer(serializers.Serializer):
+    p256dh = serializers.CharField(
+        max_length=100, trim_whitespace=False, help_text="base64url, 65 bytes."
+    )
+    auth = serializers.CharField(
+        max_length=32, trim_whitespace=False, help_text="base64url, 16 bytes."
+    )
+
+
+class WebPushSubscribeSerializer(serializers.Serializer):
+    """A browser's `PushSubscription.toJSON()`, and optionally which browser it is."""
+
+    endpoint = serializers.CharField(
+        max_length=ENDPOINT_MAX,
+        trim_whitespace=False,
+        help_text="The push service's URL for this browser (https).",
+    )
+    keys = WebPushKeysSerializer()
+    expirationTime = serializers.FloatField(  # the browser's own member name
+        required=False, allow_null=True, help_text="As the browser sends it; not used."
+    )
+    user_agent = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=USER_AGENT_MAX,
+        help_text="A label for the browser, shown to me (defaults to the User-Agent header).",
+    )
+
+
+class WebPushSubscriptionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = WebPushSubscription
+        fields = ["id", "endpoint", "created"]
+        read_only_fields = fields
+
+
+class WebPushUnsubscribeQuerySerializer(serializers.Serializer):
+    endpoint = serializers.CharField(
+        required=False, max_length=ENDPOINT_MAX, help_text="The subscription's endpoint."
+    )
+    id = serializers.IntegerField(
+        required=False, min_value=1, max_value=ROW_ID_MAX, help_text="The subscription's id."
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs:
+            raise serializers.ValidationError("Name the subscription: `endpoint` or `id`.")
+        return attrs

@@ -1,0 +1,53 @@
+"""The Web Push task, run by `manage.py games_worker` from the database queue.
+
+Queued here, when the inbox keeps a notification (receivers.py), and done in
+greycircle.push.webpush, so that the module that queues the task and the one that does its work
+never import each other.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+from django_tasks import task
+
+from greycircle import presence
+from greycircle.notifications.models import Notification
+from greycircle.notifications.tasks import NOTIFICATIONS_PRIORITY
+from greycircle.push import webpush
+from greycircle.push.models import WebPushSubscription
+from greycircle.runtime.worker import workers_wake
+
+
+# At the notifications' own priority: a push is the same news as the inbox's, as urgent.
+@task(priority=NOTIFICATIONS_PRIORITY)
+def webpush_send(
+    notification_id: int, subscription_ids: list[int] | None = None, attempt: int = 0
+) -> None:
+    """Push notification `notification_id` to its recipient's browsers; queue the pushes that a
+    push service asked to have again (429, 5xx, no answer) for later, with backoff."""
+    retry = webpush.webpush_deliver(
+        notification_id=notification_id, subscription_ids=subscription_ids, attempt=attempt
+    )
+    if retry is not None:
+        run_after = timezone.now() + timedelta(seconds=retry.delay)
+        webpush_send.using(run_after=run_after).enqueue(
+            notification_id, retry.subscription_ids, attempt + 1
+        )
+
+
+def webpush_enqueue(*, notification: Notification) -> bool:
+    """Queue the push of `notification` if its recipient has a browser subscribed and is not on
+    the site now (both checked again when it is sent); whether it was queued.
+
+    The task is a row in the caller's transaction: it is queued only if the notification is kept.
+    """
+    user_id = notification.recipient_id
+    if presence.user_is_online(user_id):
+        return False
+    if not WebPushSubscription.objects.filter(user_id=user_id).exists():
+        return False
+    webpush_send.enqueue(notification.pk)
+    workers_wake()
+    return True

@@ -1,0 +1,187 @@
+"""Pushing a notification to its recipient's browsers (Web Push: RFC 8030, the message encrypted
+for each browser as RFC 8291's aes128gcm, signed with the site's VAPID key as RFC 8292).
+
+The work of tasks.webpush_send. What is pushed is what the inbox shows, nothing more: the
+notification's text and a link to its page, `{"title", "body", "url", "tag", "notification"}`.
+Its `tag` (a game's, or the notification's own) lets the browser replace an earlier push about
+the same game rather than pile them up, and the same `Topic` lets the push service replace one
+not yet delivered.
+
+Nothing is pushed for a notification already read or gone, to a recipient on the site right now
+(greycircle.presence: their open page or app tells them), or to an inactive one. Each answer
+of a push service decides what becomes of a subscription:
+- 201 (any 2xx): delivered; `last_success` is kept.
+- 404 or 410: the browser unsubscribed (or the subscription expired): it is removed.
+- 429, 5xx, or no answer: tried again later (tasks.webpush_send queues itself again), after the
+  service's `Retry-After` or a backoff, at most RETRIES_MAX times.
+- any other 4xx: our push was refused (a key the service no longer accepts, a payload too big):
+  logged, not tried again.
+
+Through pywebpush's public `webpush` (with a `requests` session), which raises `WebPushException`
+with the response for any answer above 202.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+from django.utils import timezone
+from pywebpush import WebPushException, webpush
+
+from greycircle import presence
+from greycircle.notifications.mail import site_url
+from greycircle.notifications.models import Notification, NotificationKind
+from greycircle.push.keys import vapid_signer, vapid_subject
+from greycircle.push.models import WebPushSubscription
+
+logger = logging.getLogger(__name__)
+
+TITLE = "Grey Circle Games"
+# How long a push service keeps a push for a browser that is offline. Games between friends are
+# slow: a day-old "your turn" is still news; older than that, the inbox has it.
+TTL_SECONDS = 24 * 60 * 60
+# RFC 8030 Urgency: a turn waiting on someone wakes their phone; the rest may wait for it.
+URGENCY_OF_KIND = {
+    NotificationKind.YOUR_TURN: "high",
+    NotificationKind.TIME_RUNNING_OUT: "high",
+}
+# Connect and read timeouts (s) of one push, so a hung push service never holds a worker long.
+TIMEOUT = (5, 10)
+RETRIES_MAX = 5
+RETRY_BASE_SECONDS = 10  # then 20, 40, ...
+RETRY_MAX_SECONDS = 60 * 60
+GONE = frozenset({404, 410})
+
+
+@dataclass(frozen=True)
+class Retry:
+    """The subscriptions to try again, and in how many seconds."""
+
+    subscription_ids: list[int]
+    delay: float
+
+
+def webpush_payload(notification: Notification) -> dict[str, Any]:
+    """What a browser is told of `notification`: the inbox's text and a link, nothing else."""
+    return {
+        "title": TITLE,
+        "body": notification.text,
+        "url": site_url(notification.link),
+        "tag": _topic(notification),
+        "notification": notification.pk,
+    }
+
+
+def _topic(notification: Notification) -> str:
+    if notification.game_id is not None:
+        return f"game-{notification.game_id}"
+    return f"notification-{notification.pk}"
+
+
+def webpush_deliver(
+    *, notification_id: int, subscription_ids: list[int] | None = None, attempt: int = 0
+) -> Retry | None:
+    """Push notification `notification_id` to its recipient's browsers (or to those of
+    `subscription_ids` that are still theirs); what to try again, if anything (see the module)."""
+    notification = (
+        Notification.objects.select_related("recipient").filter(pk=notification_id).first()
+    )
+    if notification is None or notification.read:
+        return None
+    recipient = notification.recipient
+    if not recipient.is_active or presence.user_is_online(recipient.pk):
+        return None
+    subscriptions = WebPushSubscription.objects.filter(user=recipient).order_by("pk")
+    if subscription_ids is not None:
+        subscriptions = subscriptions.filter(pk__in=subscription_ids)
+    data = json.dumps(webpush_payload(notification), separators=(",", ":"))
+    headers = {
+        "Urgency": URGENCY_OF_KIND.get(notification.kind, "normal"),
+        "Topic": _topic(notification),
+    }
+    again: list[int] = []
+    delay = float(min(RETRY_BASE_SECONDS * 2**attempt, RETRY_MAX_SECONDS))
+    with requests.Session() as session:
+        session.max_redirects = 0  # a push service answers; it never sends us elsewhere
+        for subscription in subscriptions:
+            status, retry_after = _push(session, subscription, data=data, headers=headers)
+            if status is not None and 200 <= status < 300:
+                WebPushSubscription.objects.filter(pk=subscription.pk).update(
+                    last_success=timezone.now()
+                )
+            elif status in GONE:
+                subscription.delete()
+            elif status is None or status == 429 or status >= 500:
+                again.append(subscription.pk)
+                if retry_after is not None:
+                    delay = max(delay, min(retry_after, RETRY_MAX_SECONDS))
+            else:
+                logger.warning(
+                    "web push of notification %s refused by %s with %s; not retried",
+                    notification.pk,
+                    _origin(subscription.endpoint),
+                    status,
+                )
+    if not again:
+        return None
+    if attempt >= RETRIES_MAX:
+        logger.warning(
+            "web push of notification %s given up after %s tries (%s subscriptions)",
+            notification.pk,
+            attempt + 1,
+            len(again),
+        )
+        return None
+    return Retry(subscription_ids=again, delay=delay)
+
+
+def _push(
+    session: requests.Session,
+    subscription: WebPushSubscription,
+    *,
+    data: str,
+    headers: dict[str, str],
+) -> tuple[int | None, float | None]:
+    """POST one push; the push service's status (None if it did not answer) and Retry-After."""
+    try:
+        response = webpush(
+            subscription_info={
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=data,
+            vapid_private_key=vapid_signer(),
+            vapid_claims={"sub": vapid_subject()},  # `aud` and `exp` are added per push
+            content_encoding="aes128gcm",
+            ttl=TTL_SECONDS,
+            headers=headers,
+            timeout=TIMEOUT,
+            requests_session=session,
+        )
+    except WebPushException as error:
+        if error.response is None:
+            logger.warning("web push to %s failed: %s", _origin(subscription.endpoint), error)
+            return None, None
+        response = error.response
+    except requests.RequestException as error:
+        logger.info("web push to %s got no answer: %s", _origin(subscription.endpoint), error)
+        return None, None
+    return response.status_code, _retry_after(response.headers.get("Retry-After"))
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header given in seconds (a date is taken as no advice)."""
+    if value is None or not value.strip().isdigit():
+        return None
+    return float(value.strip())
+
+
+def _origin(endpoint: str) -> str:
+    """The push service an endpoint is at, for the log: the rest of it is the browser's secret."""
+    parts = urlsplit(endpoint)
+    return f"{parts.scheme}://{parts.netloc}"

@@ -1,0 +1,32 @@
+"""The local push service (tests/push/push_service.py) and browsers subscribed at it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.push.push_service import Browser, PushService
+
+SUBSCRIPTIONS = "/api/v1/push/web/subscriptions/"
+
+
+@pytest.fixture
+def push_service(settings) -> Iterator[PushService]:
+    """A push service on 127.0.0.1, which the site may push to over http for the test."""
+    settings.WEBPUSH_INSECURE_HOSTS = ["127.0.0.1"]
+    with PushService() as service:
+        yield service
+
+
+@pytest.fixture
+def subscribed(push_service, client_for):
+    """Subscribe a new browser of `user` through the API, as the site's page does."""
+
+    def subscribe(user) -> Browser:
+        browser = push_service.browser()
+        response = client_for(user).post(SUBSCRIPTIONS, browser.subscription(), format="json")
+        assert response.status_code == 201, response.json()
+        return browser
+
+    return subscribe
