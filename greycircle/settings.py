@@ -216,7 +216,10 @@ else:
 TASKS = {
     "default": {
         "BACKEND": "greycircle.runtime.tasks_backend.DatabaseBackend",
-        "QUEUES": ["default"],
+        # "notifications": the players' notifications, with workers of their own besides those
+        # that run every queue (greycircle.runtime.worker, "Queues"), so they never wait behind
+        # the computers' turns.
+        "QUEUES": ["default", "notifications"],
     }
 }
 

@@ -242,9 +242,9 @@ def run_tasks():
 
 
 def _batch_worker() -> Worker:
-    """django-tasks-db's worker over the default queue, ending when the queue is empty."""
+    """django-tasks-db's worker over every queue, ending when the queues are empty."""
     return Worker(
-        queue_names=["default"],
+        queue_names=["*"],
         interval=0,
         batch=True,
         backend_name="default",

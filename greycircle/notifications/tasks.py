@@ -16,15 +16,16 @@ from django_tasks import task
 from greycircle.notifications import delivery
 from greycircle.runtime.worker import workers_wake
 
-# Below the computers' turns (priority 0), above background work: a game goes on before its players'
-# inboxes are kept. Under more load than the workers can take, notifications lag (the game pages
-# still update at once, through their own sockets) rather than starve the computers' turns, as
-# they did with the priority the other way round (bench/README.md, "Under load"). Not retried
-# when its worker dies (greycircle.games.tasks.task_retry: it is not background work).
+# A queue of their own: besides the workers that run every queue (where notifications come after
+# the computers' turns, so that under load a game goes on before its players' inboxes are kept),
+# the queue's own workers (`manage.py games_worker --queue-name notifications`; one thread of the
+# embedded site) run nothing else, so a notification never waits behind computers that keep
+# every other worker busy: with one queue, "your turn" waited up to 580 s (issue 21).
+NOTIFICATIONS_QUEUE = "notifications"
 NOTIFICATIONS_PRIORITY = -1
 
 
-@task(priority=NOTIFICATIONS_PRIORITY)
+@task(priority=NOTIFICATIONS_PRIORITY, queue_name=NOTIFICATIONS_QUEUE)
 def notifications_send(news: list[dict[str, Any]]) -> None:
     """Keep each notification of one change in its player's inbox and tell their streams."""
     delivery.notifications_publish(news=news)

@@ -41,6 +41,12 @@ database, a process that queues a task wakes its own running workers (`workers_w
 where tasks are queued: the embedded site). The poll stays as the fallback: a missed notification
 costs at most one interval.
 
+Queues. Tasks are claimed by priority within the queues a worker runs (computer turns first). A
+worker runs every queue by default (`manage.py games_worker`); a worker of one queue
+(`--queue-name notifications`) runs nothing else, so that queue's tasks never wait behind
+another's: the embedded site runs one worker for all queues and one for each queue besides
+"default" (settings.TASKS's QUEUES).
+
 Background work (the policy's `task_is_background`) is claimed last, and only when the policy's
 `background_slot_free` says so (`TaskWorker.claim_next`); the rest of the workers stay free for
 the computers' turns.
@@ -489,13 +495,18 @@ def sweeps_forever(stop: threading.Event) -> None:
 
 def supervision_start(*, worker: TaskWorker, stop: threading.Event) -> None:
     """Start the heartbeat and sweep loops of `worker`'s process in daemon threads."""
+    heartbeat_start(worker=worker, stop=stop)
+    threading.Thread(target=sweeps_forever, args=(stop,), name="worker-sweeps", daemon=True).start()
+
+
+def heartbeat_start(*, worker: TaskWorker, stop: threading.Event) -> None:
+    """Start the heartbeat loop of `worker` in a daemon thread (each worker beats its own)."""
     threading.Thread(
         target=heartbeat_forever,
         kwargs={"worker_id": worker.worker_id, "stop": stop, "wake": worker.wake},
         name="worker-heartbeat",
         daemon=True,
     ).start()
-    threading.Thread(target=sweeps_forever, args=(stop,), name="worker-sweeps", daemon=True).start()
 
 
 def tasks_run_forever(worker: Worker) -> None:
@@ -517,33 +528,50 @@ def tasks_run_forever(worker: Worker) -> None:
     connections.close_all()
 
 
+def task_queues() -> list[str]:
+    """The queues of the task backend (settings.TASKS), "default" first."""
+    queues = list(settings.TASKS["default"].get("QUEUES") or ["default"])
+    return sorted(queues, key=lambda name: name != "default")
+
+
 def background_worker_start(*, interval: float = 0.2) -> threading.Event:
-    """Run the task queue, heartbeats and the periodic sweeps in daemon threads of this process.
+    """Run the task queue, heartbeats and the periodic sweeps in daemon threads of this process:
+    one worker for every queue, and one of its own for each queue besides "default" (see
+    "Queues" in the module).
 
     Returns the event that stops them: setting it lets a task being run finish, and then no
     other starts (the threads are daemons: a process that exits without setting it leaves its
     task to the other workers, who see its heartbeat stop).
     """
     stop = threading.Event()
-    worker = TaskWorker(
-        queue_names=["default"],
-        interval=interval,
-        batch=False,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id=f"embedded-{get_random_string(12)}",
-        excluded_queue_names=[],
-    )
+    queues = task_queues()
+    pools = [queues] + [[name] for name in queues if name != "default"]
+    workers = [
+        TaskWorker(
+            queue_names=names,
+            interval=interval,
+            batch=False,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id=f"embedded-{get_random_string(12)}",
+            excluded_queue_names=[],
+        )
+        for names in pools
+    ]
 
-    def stop_worker() -> None:
+    def stop_workers() -> None:
         stop.wait()
-        worker.running = False
-        worker.wake.set()
+        for worker in workers:
+            worker.running = False
+            worker.wake.set()
 
-    threading.Thread(
-        target=tasks_run_forever, args=(worker,), name="task-worker", daemon=True
-    ).start()
-    threading.Thread(target=stop_worker, name="task-worker-stop", daemon=True).start()
-    supervision_start(worker=worker, stop=stop)
+    for worker in workers:
+        threading.Thread(
+            target=tasks_run_forever, args=(worker,), name="task-worker", daemon=True
+        ).start()
+    threading.Thread(target=stop_workers, name="task-worker-stop", daemon=True).start()
+    supervision_start(worker=workers[0], stop=stop)
+    for worker in workers[1:]:
+        heartbeat_start(worker=worker, stop=stop)
     return stop

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -84,8 +84,8 @@ class WorkerProcess:
 
 @pytest.fixture
 def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
-    """A factory: `worker_process(env={...}, url=..., interval=...)` starts `manage.py
-    games_worker` (polling every `interval` seconds, 0.1 by default).
+    """A factory: `worker_process(env={...}, url=..., interval=..., args=[...])` starts `manage.py
+    games_worker` (polling every `interval` seconds, 0.1 by default; `args` adds to its options).
 
     `env` adds to the child's environment (settings are read from it: GAMES_AI_BUDGET_MS, ...).
     Depends on `transactional_db`, so the children are gone before the database is flushed.
@@ -98,6 +98,7 @@ def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
         url: str | None = None,
         wait: bool = True,
         interval: float = 0.1,
+        args: Sequence[str] = (),
     ) -> WorkerProcess:
         worker_id = f"test-{len(started)}-{get_random_string(8)}"
         child_env = {
@@ -119,6 +120,7 @@ def worker_process(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
                     "--no-startup-delay",
                     f"--interval={interval}",
                     f"--worker-id={worker_id}",
+                    *args,
                 ],
                 cwd=BASE_DIR,
                 env=child_env,
@@ -224,9 +226,10 @@ def game(alice, bob, client_for) -> dict:
 
 
 def games_worker_in_process(worker_id: str = "in-process") -> TaskWorker:
-    """A task worker to run in the test's own process: polls every 20 ms, one task at a time."""
+    """A task worker to run in the test's own process (every queue, as `games_worker` by default):
+    polls every 20 ms, one task at a time."""
     return TaskWorker(
-        queue_names=["default"],
+        queue_names=["*"],
         interval=0.02,
         batch=False,
         backend_name="default",

@@ -25,6 +25,7 @@ from greycircle.games.models import Game, Move, WorkerHeartbeat
 from greycircle.games.services import SeatSpec
 from greycircle.runtime import worker as worker_module
 from greycircle.runtime.worker import Backoff, TaskWorker, background_worker_start
+from tests.factories import game_started
 from tests.games.conftest import (
     WorkerProcess,
     computer_moved,
@@ -87,6 +88,43 @@ def test_a_worker_killed_mid_turn_is_replaced_by_its_heartbeat_going_silent(alic
     assert slow.worker_id in dead_row.traceback
     assert other.alive()
     assert Move.objects.filter(game=game).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_notifications_are_delivered_while_computer_turns_keep_the_workers_busy(
+    alice, bob, tictactoe, worker_process
+):
+    """The game's worker (every queue) thinks for a computer for a minute; a move between
+    people meanwhile reaches its player's inbox through the notifications' own worker (with one
+    queue it waited behind the computers: issue 21's 580 s)."""
+    from greycircle.notifications.models import Notification
+    from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE
+
+    busy = worker_process(env={"GAMES_AI_BUDGET_MS": "60000"})
+    turn = computer_to_move(alice, level="hard")
+    wait_for(
+        lambda: any(
+            row.status == TaskResultStatus.RUNNING for row in _worker_turns(busy.worker_id)
+        ),
+        timeout=WITHIN,
+        message=busy.log,
+    )
+    notifier = worker_process(args=["--queue-name", NOTIFICATIONS_QUEUE])
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    services.move_submit(
+        game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
+    )
+
+    took = wait_for(
+        Notification.objects.filter(recipient=bob, kind="your_turn", game=game).exists,
+        timeout=WITHIN,
+        message=notifier.log,
+    )
+
+    print(f"your turn kept {took:.2f} s after the move, the computer still thinking")
+    assert not computer_moved(turn)()  # the game's worker was busy all along
+    assert [row.status for row in _worker_turns(busy.worker_id)] == [TaskResultStatus.RUNNING]
+    assert {row.queue_name for row in _worker_rows(notifier.worker_id)} == {NOTIFICATIONS_QUEUE}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -408,8 +446,14 @@ def test_the_embedded_worker_plays_beats_and_stops(alice, tictactoe):
         game = computer_to_move(alice, kind="tictactoe", level="first")
         wait_for(computer_moved(game), timeout=WITHIN)
         wait_for(
-            WorkerHeartbeat.objects.filter(worker_id__startswith="embedded-").exists, timeout=WITHIN
+            lambda: WorkerHeartbeat.objects.filter(worker_id__startswith="embedded-").count() == 2,
+            timeout=WITHIN,
         )
+        # One worker for every queue, and the notifications' own (they never wait behind turns).
+        assert sorted(worker.queue_names for worker in worker_module._running_workers) == [
+            ["default", "notifications"],
+            ["notifications"],
+        ]
     finally:
         stop.set()
     for thread in started:

@@ -2,7 +2,10 @@
 computer turns of workers that died.
 
 `manage.py games_worker` takes every option of django-tasks-db's `db_worker`. Run one or more per
-deployment; any number may run at once (tasks are claimed with row locks). Besides the task loop,
+deployment; any number may run at once (tasks are claimed with row locks). By default a worker
+runs every queue (settings.TASKS), the computers' turns first; `--queue-name notifications`
+makes a worker of the players' notifications alone, which never wait behind computer turns
+(README, "Production"). Besides the task loop,
 each worker beats a heartbeat and fails (and queues again) the tasks of workers that stopped
 beating; see greycircle.runtime.worker.
 """
@@ -17,16 +20,20 @@ from django.core.management.base import CommandError
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
-from greycircle.runtime.worker import TaskWorker, supervision_start
+from greycircle.runtime.worker import TaskWorker, supervision_start, task_queues
 
 logger = logging.getLogger(__name__)
 
 
 class Command(db_worker.Command):
     help = (
-        "Run queued game tasks (computer turns, e-mail), surviving database errors; fail and "
-        "queue again the tasks of dead workers and computer turns that stalled."
+        "Run queued game tasks (computer turns, notifications, e-mail), surviving database "
+        "errors; fail and queue again the tasks of dead workers and computer turns that stalled."
     )
+
+    def add_arguments(self, parser) -> None:
+        super().add_arguments(parser)
+        parser.set_defaults(queue_name=",".join(task_queues()))
 
     def handle(
         self,
