@@ -14,14 +14,16 @@ from django_tasks import task
 
 from greycircle import presence
 from greycircle.notifications.models import Notification
-from greycircle.notifications.tasks import NOTIFICATIONS_PRIORITY
+from greycircle.notifications.tasks import NOTIFICATIONS_PRIORITY, NOTIFICATIONS_QUEUE
 from greycircle.push import webpush
 from greycircle.push.models import WebPushSubscription
 from greycircle.runtime.worker import workers_wake
 
 
-# At the notifications' own priority: a push is the same news as the inbox's, as urgent.
-@task(priority=NOTIFICATIONS_PRIORITY)
+# In the notifications' own queue, at their priority: a push is the same news as the inbox's, as
+# urgent, so it never waits behind the computers' turns either (a push takes at most
+# webpush.TIMEOUT of a worker).
+@task(priority=NOTIFICATIONS_PRIORITY, queue_name=NOTIFICATIONS_QUEUE)
 def webpush_send(
     notification_id: int, subscription_ids: list[int] | None = None, attempt: int = 0
 ) -> None:

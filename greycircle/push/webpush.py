@@ -50,8 +50,9 @@ URGENCY_OF_KIND = {
     NotificationKind.YOUR_TURN: "high",
     NotificationKind.TIME_RUNNING_OUT: "high",
 }
-# Connect and read timeouts (s) of one push, so a hung push service never holds a worker long.
-TIMEOUT = (5, 10)
+# Connect and read timeouts (s) of one push: a hung push service holds a notifications worker no
+# longer than this (push services answer in well under a second).
+TIMEOUT = (3, 5)
 RETRIES_MAX = 5
 RETRY_BASE_SECONDS = 10  # then 20, 40, ...
 RETRY_MAX_SECONDS = 60 * 60

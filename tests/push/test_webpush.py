@@ -14,6 +14,7 @@ from django_tasks_db.models import DBTaskResult
 from greycircle.games import services
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.models import Notification, NotificationKind
+from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE
 from greycircle.push import tasks, webpush
 from greycircle.push.models import WebPushSubscription
 from tests.factories import game_started
@@ -160,6 +161,12 @@ def test_a_refused_push_is_logged_once_and_not_retried(
         f"web push of notification {Notification.objects.get().pk} refused by "
         f"{push_service.origin} with 403; not retried"
     ]
+
+
+def test_pushes_are_queued_with_the_notifications_never_behind_computer_turns(bob, subscribed):
+    subscribed(bob)
+    assert tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    assert push_tasks().get().queue_name == NOTIFICATIONS_QUEUE
 
 
 def test_a_user_on_the_site_gets_no_push(game, subscribed, push_service, run_tasks):
