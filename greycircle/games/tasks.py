@@ -83,20 +83,31 @@ def task_retry(row: DBTaskResult, *, delay: float = 0) -> bool:
     harmless; True if queued.
 
     Computer turns are retried (`ai_turn_run` checks the game's version, so a turn that was in
-    fact played is not played again), and background work, which must be harmless to run twice
-    (an analysis run that finds its positions saved by another drops its own). Other tasks
-    (e-mail, the players' notifications: greycircle.notifications) are left failed.
+    fact played is not played again), background work, which must be harmless to run twice
+    (an analysis run that finds its positions saved by another drops its own), and the tasks of
+    the notifications queue, which apply each event at most once and count their `attempt`s
+    (greycircle.notifications.tasks: bounded, it gives up past its last). Other tasks (e-mail)
+    are left failed.
     """
+    kwargs = dict(row.args_kwargs["kwargs"])
     if row.task_path == ai_turn_run.module_path:
         task = ai_turn_run
     elif row.priority <= BACKGROUND_PRIORITY:
         task = import_string(row.task_path)
+    elif row.queue_name == NOTIFICATIONS_QUEUE:
+        task = import_string(row.task_path)
+        kwargs["attempt"] = kwargs.get("attempt", 0) + 1
     else:
         return False
     if delay:
         task = task.using(run_after=timezone.now() + timedelta(seconds=delay))
-    task.enqueue(*row.args_kwargs["args"], **row.args_kwargs["kwargs"])
+    task.enqueue(*row.args_kwargs["args"], **kwargs)
     return True
+
+
+# The queue of the players' notifications (greycircle.notifications.tasks, which this app may not
+# import: named, not imported).
+NOTIFICATIONS_QUEUE = "notifications"
 
 
 # --- background work -------------------------------------------------------------------------

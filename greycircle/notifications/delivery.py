@@ -27,16 +27,30 @@ def notify(*, user_id: int, event: str, **data: Any) -> None:
     they did themselves (`actors.actor_id`)."""
     if user_id == actor_id():
         return
-    notifications_publish(news=[{"user_id": user_id, "event": event, "data": data}])
+    if notifications_publish(news=[{"user_id": user_id, "event": event, "data": data}]):
+        logger.warning("could not keep the %s notification of user %s", event, user_id)
 
 
-def notifications_publish(*, news: Sequence[Mapping[str, Any]]) -> None:
-    """`notify` for several `{"user_id", "event", "data"}` at once: one publish for all."""
-    messages = [
-        notification_message(user_id=item["user_id"], event=item["event"], data=item["data"])
-        for item in news
-    ]
-    publish([message for message in messages if message is not None])
+def notifications_publish(*, news: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """`notify` for several `{"user_id", "event", "data"}` at once: one publish for all.
+
+    Returns those that failed on a database error, neither kept nor told: the caller tries them
+    again (tasks.notifications_send; each is applied at most once, services.notification_deliver).
+    """
+    messages = []
+    failed = []
+    for item in news:
+        try:
+            message = notification_message(
+                user_id=item["user_id"], event=item["event"], data=item["data"]
+            )
+        except DatabaseError:
+            failed.append(item)
+        else:
+            if message is not None:
+                messages.append(message)
+    publish(messages)
+    return failed
 
 
 def notification_message(
@@ -44,7 +58,8 @@ def notification_message(
 ) -> tuple[str, dict[str, Any]] | None:
     """Keep the notification `event` in `user_id`'s inbox if it is for the inbox, and return the
     message for their personal stream; None if the inbox had newer news, or had it already
-    (services.notification_deliver: an old or repeated event is told to nobody).
+    (services.notification_deliver: an old or repeated event is told to nobody). A database
+    error is raised: the event is to be delivered again, not told without its inbox.
 
     The frame: `{"notification": {"event": ..., **data}, "inbox": the notification kept or None,
     "removed": [ids it replaced], "read": [ids it marked read], "unread_count": N}`.
@@ -52,16 +67,11 @@ def notification_message(
     message: dict[str, Any] = {"notification": jsonable({"event": event, **data})}
     try:
         delivery = notification_deliver(user_id=user_id, event=event, data=data)
-    except DatabaseError as error:
-        # The database failing (an outage the worker rides out) is one line, not a traceback.
-        logger.warning(
-            "could not keep the %s notification of user %s: database error: %s",
-            event,
-            user_id,
-            first_line(error),
-        )
+    except DatabaseError:
+        raise
     except Exception:
-        # The change is committed; the event still goes out live, only the inbox misses it.
+        # A bug, not an outage: trying again would fail again. The event still goes out live,
+        # only the inbox misses it.
         logger.exception("could not keep the %s notification of user %s", event, user_id)
     else:
         if not delivery.applied:

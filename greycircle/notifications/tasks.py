@@ -9,12 +9,17 @@ greycircle.notifications.mail_tasks.)
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
 from typing import Any
 
+from django.utils import timezone
 from django_tasks import task
 
 from greycircle.notifications import delivery
-from greycircle.runtime.worker import workers_wake
+from greycircle.runtime.worker import backoff_delay, workers_wake
+
+logger = logging.getLogger(__name__)
 
 # A queue of their own: besides the workers that run every queue (where notifications come after
 # the computers' turns, so that under load a game goes on before its players' inboxes are kept),
@@ -25,10 +30,44 @@ NOTIFICATIONS_QUEUE = "notifications"
 NOTIFICATIONS_PRIORITY = -1
 
 
+NOTIFICATIONS_ATTEMPTS = 8
+"""Attempts at delivering one notification that fails on a database error, the pauses between
+them doubling from GAMES_WORKER_RETRY_SECONDS up to GAMES_WORKER_RETRY_MAX_SECONDS (0.5 s to
+10 s by default: about 35 s in all, through a database restart)."""
+
+
 @task(priority=NOTIFICATIONS_PRIORITY, queue_name=NOTIFICATIONS_QUEUE)
-def notifications_send(news: list[dict[str, Any]]) -> None:
-    """Keep each notification of one change in its player's inbox and tell their streams."""
-    delivery.notifications_publish(news=news)
+def notifications_send(news: list[dict[str, Any]], attempt: int = 0) -> None:
+    """Keep each notification of one change in its player's inbox and tell their streams; queue
+    again, after a pause, those that failed on a database error (`attempt`: how many attempts
+    came before this one).
+
+    Safe to run twice (services.notification_deliver applies each event at most once): should
+    the queueing itself fail (the database is down), the task fails on that error and the worker
+    queues it again once the database is back (greycircle.games.tasks.task_retry)."""
+    if attempt >= NOTIFICATIONS_ATTEMPTS:
+        logger.error(
+            "gave up on %d notifications after %d attempts (database errors): %s",
+            len(news),
+            attempt,
+            ", ".join(f"{item['event']} for user {item['user_id']}" for item in news),
+        )
+        return
+    failed = delivery.notifications_publish(news=news)
+    if not failed:
+        return
+    delay = backoff_delay(failures=attempt)
+    notifications_send.using(run_after=timezone.now() + timedelta(seconds=delay)).enqueue(
+        failed, attempt=attempt + 1
+    )
+    logger.warning(
+        "%d of %d notifications failed on a database error (attempt %d of %d); again in %.1f s",
+        len(failed),
+        len(news),
+        attempt + 1,
+        NOTIFICATIONS_ATTEMPTS,
+        delay,
+    )
 
 
 def notifications_enqueue(*, news: list[dict[str, Any]]) -> None:

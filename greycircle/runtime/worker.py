@@ -145,6 +145,13 @@ def worker_policy() -> WorkerPolicy:
 # --- retrying --------------------------------------------------------------------------------
 
 
+def backoff_delay(*, failures: int) -> float:
+    """The pause after `failures` failures in a row (`Backoff`), for tasks that retry themselves."""
+    first = float(settings.GAMES_WORKER_RETRY_SECONDS)
+    most = float(settings.GAMES_WORKER_RETRY_MAX_SECONDS)
+    return min(most, first * 2 ** min(failures, 30))
+
+
 class Backoff:
     """Pauses between attempts: GAMES_WORKER_RETRY_SECONDS, doubling up to
     GAMES_WORKER_RETRY_MAX_SECONDS, and back to the start after a success."""
@@ -153,9 +160,7 @@ class Backoff:
         self.failures = 0
 
     def next_delay(self) -> float:
-        first = float(settings.GAMES_WORKER_RETRY_SECONDS)
-        most = float(settings.GAMES_WORKER_RETRY_MAX_SECONDS)
-        delay = min(most, first * 2 ** min(self.failures, 30))
+        delay = backoff_delay(failures=self.failures)
         self.failures += 1
         return delay
 

@@ -127,6 +127,57 @@ def test_notifications_are_delivered_while_computer_turns_keep_the_workers_busy(
     assert {row.queue_name for row in _worker_rows(notifier.worker_id)} == {NOTIFICATIONS_QUEUE}
 
 
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_notification_that_fails_on_a_database_error_is_delivered_again(
+    alice, bob, tictactoe, worker_process
+):
+    """The notifications' worker cannot keep bob's "your turn" (its lock is held elsewhere and
+    its connection gives up waiting: a real database error): the task queues it again after a
+    pause, logs one line, and the next attempt keeps it."""
+    import psycopg
+
+    from greycircle.notifications.models import Notification
+    from greycircle.notifications.services import _int4
+    from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE, notifications_send
+
+    notifier = worker_process(
+        env={"GAMES_WORKER_RETRY_SECONDS": "0.2"},
+        url=database_url(options="-c lock_timeout=200"),
+        args=["--queue-name", NOTIFICATIONS_QUEUE],
+    )
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    params = connection.get_connection_params()
+    for key in ("cursor_factory", "context"):
+        params.pop(key, None)
+    with psycopg.connect(**params, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(%s, %s)", [_int4(bob.pk), _int4(game.pk)])
+        services.move_submit(
+            game_id=game.pk, user=alice, move={"cell": 4}, expected_version=game.version
+        )
+        wait_for(
+            lambda: "failed on a database error (attempt 1 of" in notifier.log(),
+            timeout=WITHIN,
+            message=notifier.log,
+        )
+        assert not Notification.objects.filter(recipient=bob, kind="your_turn").exists()
+    took = wait_for(
+        Notification.objects.filter(recipient=bob, kind="your_turn", game=game).exists,
+        timeout=WITHIN,
+        message=notifier.log,
+    )
+
+    print(f"your turn kept {took:.2f} s after the lock was released")
+    attempts = DBTaskResult.objects.filter(task_path=notifications_send.module_path).filter(
+        args_kwargs__args__0__0__user_id=bob.pk, args_kwargs__args__0__0__event="your_turn"
+    )
+    retried = [row for row in attempts if row.args_kwargs["kwargs"].get("attempt")]
+    assert retried
+    assert all(row.status == TaskResultStatus.SUCCESSFUL for row in attempts)
+    assert notifier.log().count("failed on a database error") == len(retried)
+    assert Notification.objects.filter(recipient=bob, kind="your_turn").count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_keeps_playing_while_redis_is_down(alice, worker_process):
     """Live updates cannot be published (Redis refuses connections): the moves are still made."""
