@@ -318,6 +318,11 @@ WEBPUSH_VAPID_SUBJECT = os.environ.get(
     "WEBPUSH_VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rpartition("<")[2].rstrip(">")
 )
 WEBPUSH_INSECURE_HOSTS = env_list("WEBPUSH_INSECURE_HOSTS", [])
+# App push (greycircle.push.fcm): Firebase's service account (its JSON key, or the file's path;
+# unset, apps cannot register), FCM's address, and the ids of the site's own apps.
+FCM_CREDENTIALS = os.environ.get("FCM_CREDENTIALS", "")
+FCM_BASE_URL = os.environ.get("FCM_BASE_URL", "https://fcm.googleapis.com")
+PUSH_APP_IDS = env_list("PUSH_APP_IDS", [])
 
 # --- REST API --------------------------------------------------------------------------------
 

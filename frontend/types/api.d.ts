@@ -699,6 +699,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/push/devices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an app for push
+         * @description The push token the app got from its platform (`fcm`: Firebase Cloud Messaging), and the app's id. My notifications are then pushed to it while I am not on the site. Registering a token again updates it (and moves it to me if another user had it). At most 20 per user: a new one past that removes my oldest.
+         */
+        post: operations["v1_push_devices_create"];
+        /**
+         * Unregister an app from push
+         * @description By `platform` and `token`, or by `id`. Answers 204 whether or not I had it.
+         */
+        delete: operations["v1_push_devices_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/push/web/": {
         parameters: {
             query?: never;
@@ -1579,6 +1603,13 @@ export interface components {
          * @enum {integer}
          */
         DaysPerMoveEnum: 1 | 3 | 7;
+        DeviceRegisterRequest: {
+            platform: components["schemas"]["PlatformEnum"];
+            /** @description The push token the platform gave the app (FCM's registration token). */
+            token: string;
+            /** @description The app's id (its package name). */
+            app_id: string;
+        };
         /**
          * @description * `incoming` - sent to me
          *     * `outgoing` - sent by me
@@ -2684,6 +2715,11 @@ export interface components {
         };
         /** @enum {string} */
         PingFrameTypeEnum: "ping";
+        /**
+         * @description * `fcm` - Firebase Cloud Messaging (Android)
+         * @enum {string}
+         */
+        PlatformEnum: "fcm";
         /** @enum {string} */
         PlayActionEnum: "play";
         PlayerJoinedEvent: {
@@ -2732,6 +2768,14 @@ export interface components {
             date_joined: string;
             /** Format: date-time */
             last_login: string | null;
+        };
+        PushDevice: {
+            readonly id: number;
+            readonly platform: components["schemas"]["PlatformEnum"];
+            /** @description The app's id (its package). */
+            readonly app_id: string;
+            /** Format: date-time */
+            readonly created: string;
         };
         RatingChange: {
             seat: number;
@@ -5636,6 +5680,144 @@ export interface operations {
             };
             /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_push_devices_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRegisterRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDevice"];
+                };
+            };
+            /** @description The platform, token or app is not one this site pushes to. Error codes: `invalid`, `platform_unavailable`, `invalid_token`, `unknown_app`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_push_devices_destroy: {
+        parameters: {
+            query?: {
+                /** @description The device's id. */
+                id?: number;
+                /** @description * `fcm` - Firebase Cloud Messaging (Android) */
+                platform?: "fcm";
+                /** @description With `platform`. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Neither `platform` and `token` nor `id` is given. Error codes: `invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
-"""`/api/v1/push/web/`: the site's VAPID key, and my browsers' Web Push subscriptions.
+"""`/api/v1/push/web/`: the site's VAPID key, and my browsers' Web Push subscriptions;
+`/api/v1/push/devices/`: my apps' push tokens.
 
 Thin: parse, call a service (greycircle.push.services), serialise. Signed-in users only, guests
 included, as for the inbox whose notifications are pushed.
@@ -13,8 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from greycircle.api.schema import error_response
-from greycircle.push import keys, services
+from greycircle.push import devices, keys, services
 from greycircle.push.serializers import (
+    DeviceRegisterSerializer,
+    DeviceUnregisterQuerySerializer,
+    PushDeviceSerializer,
     VapidKeySerializer,
     WebPushSubscribeSerializer,
     WebPushSubscriptionSerializer,
@@ -86,5 +90,53 @@ class WebPushSubscriptionsView(GenericAPIView):
             user=request.user,
             endpoint=query.validated_data.get("endpoint"),
             subscription_id=query.validated_data.get("id"),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PushDevicesView(GenericAPIView):
+    serializer_class = PushDeviceSerializer
+
+    @extend_schema(
+        summary="Register an app for push",
+        description="The push token the app got from its platform (`fcm`: Firebase Cloud "
+        "Messaging), and the app's id. My notifications are then pushed to it while I am not "
+        "on the site. Registering a token again updates it (and moves it to me if another user "
+        "had it). At most 20 per user: a new one past that removes my oldest.",
+        request=DeviceRegisterSerializer,
+        responses={
+            201: PushDeviceSerializer,
+            400: error_response(
+                "The platform, token or app is not one this site pushes to.",
+                "invalid",
+                "platform_unavailable",
+                "invalid_token",
+                "unknown_app",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = DeviceRegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        device = devices.device_register(user=request.user, **serializer.validated_data)
+        return Response(PushDeviceSerializer(device).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Unregister an app from push",
+        description="By `platform` and `token`, or by `id`. Answers 204 whether or not I had it.",
+        parameters=[DeviceUnregisterQuerySerializer],
+        responses={
+            204: None,
+            400: error_response("Neither `platform` and `token` nor `id` is given.", "invalid"),
+        },
+    )
+    def delete(self, request: Request) -> Response:
+        query = DeviceUnregisterQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        devices.device_unregister(
+            user=request.user,
+            platform=query.validated_data.get("platform"),
+            token=query.validated_data.get("token"),
+            device_id=query.validated_data.get("id"),
         )
         return Response(status=status.HTTP_204_NO_CONTENT)

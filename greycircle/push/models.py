@@ -1,5 +1,5 @@
 """Where a user's notifications are pushed beyond the site: their browsers' Web Push
-subscriptions, and the embedded site's own VAPID key."""
+subscriptions, their apps' push tokens, and the embedded site's own VAPID key."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ from django.db import models
 # A push service's endpoint is a URL it chooses; the longest seen in the wild are a few hundred
 # characters (Mozilla's autopush), so this leaves room without letting anyone store a novel.
 ENDPOINT_MAX = 1024
+# An FCM registration token is about 160 characters today; room for it to grow. App ids are
+# reverse-DNS package names.
+TOKEN_MAX = 512
+APP_ID_MAX = 155
 
 
 class WebPushSubscription(models.Model):
@@ -44,3 +48,30 @@ class VapidKey(models.Model):
 
     def __str__(self) -> str:
         return f"VAPID key of {self.created:%Y-%m-%d}"
+
+
+class DevicePlatform(models.TextChoices):
+    FCM = "fcm", "Firebase Cloud Messaging (Android)"
+
+
+class PushDevice(models.Model):
+    """One installed app's push token, as its platform's push service gave it to the app. A
+    token belongs to one user: registered again, it moves to whoever did."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices"
+    )
+    platform = models.CharField(max_length=8, choices=DevicePlatform.choices)
+    token = models.CharField(max_length=TOKEN_MAX)
+    app_id = models.CharField(max_length=APP_ID_MAX, help_text="The app's id (its package).")
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["platform", "token"], name="push_device_token")
+        ]
+        indexes = [models.Index(fields=["user", "created"], name="push_device_of_user")]
+
+    def __str__(self) -> str:
+        return f"{self.platform} device of {self.user_id} ({self.app_id})"

@@ -9,5 +9,6 @@ from greycircle.push import tasks
 
 
 def notification_kept_received(sender: Any, *, notification: Notification, **kwargs: Any) -> None:
-    """`greycircle.notifications.signals.notification_kept`: push it to the recipient's browsers."""
-    tasks.webpush_enqueue(notification=notification)
+    """`greycircle.notifications.signals.notification_kept`: push it to the recipient's browsers
+    and apps."""
+    tasks.push_enqueue(notification=notification)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from greycircle.push.models import ENDPOINT_MAX, WebPushSubscription
+from greycircle.push.models import (
+    APP_ID_MAX,
+    ENDPOINT_MAX,
+    TOKEN_MAX,
+    DevicePlatform,
+    PushDevice,
+    WebPushSubscription,
+)
 from greycircle.push.services import USER_AGENT_MAX
 
 ROW_ID_MAX = 2**63 - 1
@@ -64,4 +71,40 @@ class WebPushUnsubscribeQuerySerializer(serializers.Serializer):
     def validate(self, attrs: dict) -> dict:
         if not attrs:
             raise serializers.ValidationError("Name the subscription: `endpoint` or `id`.")
+        return attrs
+
+
+class DeviceRegisterSerializer(serializers.Serializer):
+    platform = serializers.ChoiceField(choices=DevicePlatform.choices)
+    token = serializers.CharField(
+        max_length=TOKEN_MAX,
+        trim_whitespace=False,
+        help_text="The push token the platform gave the app (FCM's registration token).",
+    )
+    app_id = serializers.CharField(
+        max_length=APP_ID_MAX, trim_whitespace=False, help_text="The app's id (its package name)."
+    )
+
+
+class PushDeviceSerializer(serializers.ModelSerializer):
+    platform = serializers.ChoiceField(choices=DevicePlatform.choices, read_only=True)
+
+    class Meta:
+        model = PushDevice
+        fields = ["id", "platform", "app_id", "created"]
+        read_only_fields = fields
+
+
+class DeviceUnregisterQuerySerializer(serializers.Serializer):
+    platform = serializers.ChoiceField(choices=DevicePlatform.choices, required=False)
+    token = serializers.CharField(
+        required=False, max_length=TOKEN_MAX, help_text="With `platform`."
+    )
+    id = serializers.IntegerField(
+        required=False, min_value=1, max_value=ROW_ID_MAX, help_text="The device's id."
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if "id" not in attrs and not ("platform" in attrs and "token" in attrs):
+            raise serializers.ValidationError("Name the device: `platform` and `token`, or `id`.")
         return attrs

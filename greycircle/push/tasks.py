@@ -1,8 +1,8 @@
-"""The Web Push task, run by `manage.py games_worker` from the database queue.
+"""The push tasks (browsers, apps), run by `manage.py games_worker` from the database queue.
 
 Queued here, when the inbox keeps a notification (receivers.py), and done in
-greycircle.push.webpush, so that the module that queues the task and the one that does its work
-never import each other.
+greycircle.push.webpush and greycircle.push.app_push, so that the module that queues a task and
+the one that does its work never import each other.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from django_tasks import task
 from greycircle import presence
 from greycircle.notifications.models import Notification
 from greycircle.notifications.tasks import NOTIFICATIONS_PRIORITY, NOTIFICATIONS_QUEUE
-from greycircle.push import webpush
-from greycircle.push.models import WebPushSubscription
+from greycircle.push import app_push, webpush
+from greycircle.push.models import PushDevice, WebPushSubscription
 from greycircle.runtime.worker import workers_wake
 
 
@@ -39,17 +39,38 @@ def webpush_send(
         )
 
 
-def webpush_enqueue(*, notification: Notification) -> bool:
-    """Queue the push of `notification` if its recipient has a browser subscribed and is not on
-    the site now (both checked again when it is sent); whether it was queued.
+@task(priority=NOTIFICATIONS_PRIORITY, queue_name=NOTIFICATIONS_QUEUE)
+def app_push_send(
+    notification_id: int, device_ids: list[int] | None = None, attempt: int = 0
+) -> None:
+    """Push notification `notification_id` to its recipient's app devices; queue those to try
+    again for later, as webpush_send does."""
+    retry = app_push.app_push_deliver(
+        notification_id=notification_id, device_ids=device_ids, attempt=attempt
+    )
+    if retry is not None:
+        run_after = timezone.now() + timedelta(seconds=retry.delay)
+        app_push_send.using(run_after=run_after).enqueue(
+            notification_id, retry.subscription_ids, attempt + 1
+        )
 
-    The task is a row in the caller's transaction: it is queued only if the notification is kept.
+
+def push_enqueue(*, notification: Notification) -> bool:
+    """Queue the push of `notification` to its recipient's browsers and apps, if they have any
+    and are not on the site now (all checked again when it is sent); whether any was queued.
+
+    The tasks are rows in the caller's transaction: queued only if the notification is kept.
     """
     user_id = notification.recipient_id
     if presence.user_is_online(user_id):
         return False
-    if not WebPushSubscription.objects.filter(user_id=user_id).exists():
-        return False
-    webpush_send.enqueue(notification.pk)
-    workers_wake()
-    return True
+    queued = False
+    if WebPushSubscription.objects.filter(user_id=user_id).exists():
+        webpush_send.enqueue(notification.pk)
+        queued = True
+    if PushDevice.objects.filter(user_id=user_id).exists():
+        app_push_send.enqueue(notification.pk)
+        queued = True
+    if queued:
+        workers_wake()
+    return queued

@@ -11,4 +11,5 @@ urlpatterns = [
         api.WebPushSubscriptionsView.as_view(),
         name="push-web-subscriptions",
     ),
+    path("push/devices/", api.PushDevicesView.as_view(), name="push-devices"),
 ]

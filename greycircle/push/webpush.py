@@ -84,11 +84,9 @@ def _topic(notification: Notification) -> str:
     return f"notification-{notification.pk}"
 
 
-def webpush_deliver(
-    *, notification_id: int, subscription_ids: list[int] | None = None, attempt: int = 0
-) -> Retry | None:
-    """Push notification `notification_id` to its recipient's browsers (or to those of
-    `subscription_ids` that are still theirs); what to try again, if anything (see the module)."""
+def notification_pushable(notification_id: int) -> Notification | None:
+    """Notification `notification_id` with its recipient, if it is still to be pushed: not read
+    nor gone, its recipient active and not on the site."""
     notification = (
         Notification.objects.select_related("recipient").filter(pk=notification_id).first()
     )
@@ -97,7 +95,27 @@ def webpush_deliver(
     recipient = notification.recipient
     if not recipient.is_active or presence.user_is_online(recipient.pk):
         return None
-    subscriptions = WebPushSubscription.objects.filter(user=recipient).order_by("pk")
+    return notification
+
+
+def retry_delay(attempt: int, retry_after: float | None = None) -> float:
+    """How long to wait before try `attempt + 1`: doubling from RETRY_BASE_SECONDS, or what
+    the service asked if longer, at most RETRY_MAX_SECONDS."""
+    delay = RETRY_BASE_SECONDS * 2**attempt
+    if retry_after is not None:
+        delay = max(delay, retry_after)
+    return float(min(delay, RETRY_MAX_SECONDS))
+
+
+def webpush_deliver(
+    *, notification_id: int, subscription_ids: list[int] | None = None, attempt: int = 0
+) -> Retry | None:
+    """Push notification `notification_id` to its recipient's browsers (or to those of
+    `subscription_ids` that are still theirs); what to try again, if anything (see the module)."""
+    notification = notification_pushable(notification_id)
+    if notification is None:
+        return None
+    subscriptions = WebPushSubscription.objects.filter(user=notification.recipient).order_by("pk")
     if subscription_ids is not None:
         subscriptions = subscriptions.filter(pk__in=subscription_ids)
     data = json.dumps(webpush_payload(notification), separators=(",", ":"))
@@ -106,7 +124,7 @@ def webpush_deliver(
         "Topic": _topic(notification),
     }
     again: list[int] = []
-    delay = float(min(RETRY_BASE_SECONDS * 2**attempt, RETRY_MAX_SECONDS))
+    delay = retry_delay(attempt)
     with requests.Session() as session:
         session.max_redirects = 0  # a push service answers; it never sends us elsewhere
         for subscription in subscriptions:
@@ -119,13 +137,12 @@ def webpush_deliver(
                 subscription.delete()
             elif status is None or status == 429 or status >= 500:
                 again.append(subscription.pk)
-                if retry_after is not None:
-                    delay = max(delay, min(retry_after, RETRY_MAX_SECONDS))
+                delay = max(delay, retry_delay(attempt, retry_after))
             else:
                 logger.warning(
                     "web push of notification %s refused by %s with %s; not retried",
                     notification.pk,
-                    _origin(subscription.endpoint),
+                    origin_of(subscription.endpoint),
                     status,
                 )
     if not again:
@@ -166,23 +183,23 @@ def _push(
         )
     except WebPushException as error:
         if error.response is None:
-            logger.warning("web push to %s failed: %s", _origin(subscription.endpoint), error)
+            logger.warning("web push to %s failed: %s", origin_of(subscription.endpoint), error)
             return None, None
         response = error.response
     except requests.RequestException as error:
-        logger.info("web push to %s got no answer: %s", _origin(subscription.endpoint), error)
+        logger.info("web push to %s got no answer: %s", origin_of(subscription.endpoint), error)
         return None, None
-    return response.status_code, _retry_after(response.headers.get("Retry-After"))
+    return response.status_code, retry_after_seconds(response.headers.get("Retry-After"))
 
 
-def _retry_after(value: str | None) -> float | None:
+def retry_after_seconds(value: str | None) -> float | None:
     """Seconds from a Retry-After header given in seconds (a date is taken as no advice)."""
     if value is None or not value.strip().isdigit():
         return None
     return float(value.strip())
 
 
-def _origin(endpoint: str) -> str:
+def origin_of(endpoint: str) -> str:
     """The push service an endpoint is at, for the log: the rest of it is the browser's secret."""
     parts = urlsplit(endpoint)
     return f"{parts.scheme}://{parts.netloc}"

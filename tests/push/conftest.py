@@ -1,4 +1,4 @@
-"""The local push service (tests/push/push_service.py) and browsers subscribed at it."""
+"""The local push services (tests/push/push_service.py for browsers, fcm_service.py for apps)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.push.fcm_service import FcmService
 from tests.push.push_service import Browser, PushService
 
 SUBSCRIPTIONS = "/api/v1/push/web/subscriptions/"
@@ -30,3 +31,17 @@ def subscribed(push_service, client_for):
         return browser
 
     return subscribe
+
+
+APP_ID = "games.greycircle.app"
+
+
+@pytest.fixture
+def fcm_service(settings) -> Iterator[FcmService]:
+    """A stand-in for FCM (and Google's token endpoint) on 127.0.0.1, with the site's service
+    account and app set to it."""
+    with FcmService() as service:
+        settings.FCM_CREDENTIALS = service.credentials()
+        settings.FCM_BASE_URL = service.origin
+        settings.PUSH_APP_IDS = [APP_ID]
+        yield service

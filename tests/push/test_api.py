@@ -199,3 +199,4 @@ def test_the_schema_types_the_push_api(client):
     paths = client.get("/api/schema/?format=json").json()["paths"]
     assert set(paths["/api/v1/push/web/"]) == {"get"}
     assert set(paths["/api/v1/push/web/subscriptions/"]) == {"post", "delete"}
+    assert set(paths["/api/v1/push/devices/"]) == {"post", "delete"}

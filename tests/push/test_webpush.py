@@ -98,7 +98,7 @@ def test_every_browser_of_the_recipient_gets_it_and_a_gone_one_is_removed(
     push_service.answer(expired, 404)
 
     notify(bob, NotificationKind.FRIEND_REQUEST, text="alice wants to be your friend")
-    tasks.webpush_enqueue(notification=Notification.objects.get(recipient=bob))
+    tasks.push_enqueue(notification=Notification.objects.get(recipient=bob))
     run_tasks()
 
     [push] = push_service.pushes_to(kept)
@@ -112,7 +112,7 @@ def test_every_browser_of_the_recipient_gets_it_and_a_gone_one_is_removed(
 def test_a_busy_push_service_is_tried_again_later(bob, subscribed, push_service, run_tasks):
     browser = subscribed(bob)
     push_service.answer(browser, 429, retry_after="120")
-    tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     started = timezone.now()
     run_tasks()
 
@@ -133,7 +133,7 @@ def test_a_failing_push_service_is_tried_a_bounded_number_of_times(
 ):
     browser = subscribed(bob)
     push_service.answer(browser, *[503] * (webpush.RETRIES_MAX + 5))
-    tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     delays = []
     run_tasks()
     while push_tasks().filter(status="READY").exists():
@@ -152,7 +152,7 @@ def test_a_refused_push_is_logged_once_and_not_retried(
 ):
     browser = subscribed(bob)
     push_service.answer(browser, 403)
-    tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     run_tasks()
 
     assert len(push_service.pushes_to(browser)) == 1
@@ -165,7 +165,7 @@ def test_a_refused_push_is_logged_once_and_not_retried(
 
 def test_pushes_are_queued_with_the_notifications_never_behind_computer_turns(bob, subscribed):
     subscribed(bob)
-    assert tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    assert tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     assert push_tasks().get().queue_name == NOTIFICATIONS_QUEUE
 
 
@@ -186,12 +186,12 @@ def test_nothing_is_pushed_once_the_user_came_on_the_site_or_read_it(
     alice, bob, subscribed, push_service, run_tasks
 ):
     browser = subscribed(bob)
-    tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     online(bob)
     run_tasks()
     cache.clear()
     read = notify(bob, NotificationKind.FRIEND_ACCEPTED)
-    tasks.webpush_enqueue(notification=read)
+    tasks.push_enqueue(notification=read)
     Notification.objects.filter(pk=read.pk).update(read=True)
     run_tasks()
 
@@ -208,7 +208,7 @@ def test_a_subscription_moved_to_another_user_gets_only_their_pushes(
     alice, bob, subscribed, push_service, run_tasks, client_for
 ):
     browser = subscribed(bob)
-    tasks.webpush_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     client_for(alice).post("/api/v1/push/web/subscriptions/", browser.subscription(), format="json")
     run_tasks()
     assert push_service.pushes_to(browser) == []

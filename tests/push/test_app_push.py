@@ -1,0 +1,178 @@
+"""App push: `/api/v1/push/devices/`, and notifications pushed through FCM (a local stand-in,
+tests/push/fcm_service.py, which checks the site's OAuth assertion)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from urllib.parse import urlencode
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+from rest_framework.test import APIClient
+
+from greycircle.notifications.models import NotificationKind
+from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE
+from greycircle.push import tasks, webpush
+from greycircle.push.models import PushDevice
+from tests.notifications.conftest import notify
+from tests.push.conftest import APP_ID
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEVICES = "/api/v1/push/devices/"
+TOKEN = "fcm-token:" + "A1b2_C3d4-" * 15
+
+
+def register(client, token: str = TOKEN, **changes):
+    return client.post(
+        DEVICES, {"platform": "fcm", "token": token, "app_id": APP_ID, **changes}, format="json"
+    )
+
+
+def app_tasks():
+    return DBTaskResult.objects.filter(task_path=tasks.app_push_send.module_path)
+
+
+def test_an_app_registers_and_again_moves_it_to_whoever_did(fcm_service, client_for, alice, bob):
+    response = register(client_for(alice))
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == {"id", "platform", "app_id", "created"}
+    assert (body["platform"], body["app_id"]) == ("fcm", APP_ID)
+    assert PushDevice.objects.get().user == alice
+
+    assert register(client_for(bob)).json()["id"] == body["id"]
+    assert PushDevice.objects.get().user == bob
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"platform": "pager"}, "invalid"),
+        ({"token": "short"}, "invalid_token"),
+        ({"token": "has spaces " * 5}, "invalid_token"),
+        ({"token": "A" * 600}, "invalid"),
+        ({"app_id": "com.elsewhere.app"}, "unknown_app"),
+        ({"app_id": "not an id"}, "unknown_app"),
+    ],
+)
+def test_devices_the_site_cannot_push_to_are_refused(fcm_service, client_for, alice, changes, code):
+    response = register(client_for(alice), **changes)
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+    assert not PushDevice.objects.exists()
+
+
+def test_without_fcm_credentials_apps_cannot_register(client_for, alice, settings):
+    settings.FCM_CREDENTIALS = ""
+    settings.PUSH_APP_IDS = [APP_ID]
+    response = register(client_for(alice))
+    assert (response.status_code, response.json()["code"]) == (400, "platform_unavailable")
+    assert not PushDevice.objects.exists()
+
+
+def test_only_signed_in_users_register_devices(fcm_service, alice):
+    assert register(APIClient()).status_code == 401
+    assert APIClient().delete(f"{DEVICES}?id=1").status_code == 401
+    assert not PushDevice.objects.exists()
+
+
+def test_an_app_unregisters_by_token_or_id_and_only_its_own(fcm_service, client_for, alice, bob):
+    first = register(client_for(alice)).json()
+    second = register(client_for(alice), token=TOKEN + "x").json()
+
+    assert client_for(bob).delete(f"{DEVICES}?id={first['id']}").status_code == 204
+    assert PushDevice.objects.count() == 2
+    by_token = f"{DEVICES}?{urlencode({'platform': 'fcm', 'token': TOKEN})}"
+    assert client_for(alice).delete(by_token).status_code == 204
+    assert list(PushDevice.objects.values_list("pk", flat=True)) == [second["id"]]
+    assert client_for(alice).delete(f"{DEVICES}?id={second['id']}").status_code == 204
+    assert not PushDevice.objects.exists()
+
+
+@pytest.mark.parametrize("query", ["", "?token=abc", "?platform=fcm", "?id=0"])
+def test_unregistering_names_the_device(fcm_service, client_for, alice, query):
+    response = client_for(alice).delete(f"{DEVICES}{query}")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+
+
+def test_a_notification_reaches_the_app_through_fcm(
+    fcm_service, client_for, bob, run_tasks, settings
+):
+    settings.SITE_URL = "https://games.example.com"
+    register(client_for(bob))
+    first = notify(
+        bob, NotificationKind.YOUR_TURN, text="Your turn against alice", link="/games/7/"
+    )
+    second = notify(bob, NotificationKind.FRIEND_REQUEST, text="carol wants to be your friend")
+    assert tasks.push_enqueue(notification=first)
+    assert tasks.push_enqueue(notification=second)
+    assert app_tasks().first().queue_name == NOTIFICATIONS_QUEUE
+    run_tasks()
+
+    assert fcm_service.refused == []
+    turn, friend = fcm_service.messages_to(TOKEN)
+    assert turn == {
+        "token": TOKEN,
+        "notification": {"title": "Grey Circle Games", "body": "Your turn against alice"},
+        "data": {
+            "url": "https://games.example.com/games/7/",
+            "tag": f"notification-{first.pk}",
+            "notification": str(first.pk),
+        },
+        "android": {
+            "priority": "high",
+            "collapse_key": f"notification-{first.pk}",
+            "ttl": f"{webpush.TTL_SECONDS}s",
+            "notification": {"tag": f"notification-{first.pk}"},
+        },
+    }
+    assert friend["android"]["priority"] == "normal"
+    assert len(fcm_service.access_tokens) == 1  # one access token, kept for both
+    assert PushDevice.objects.get().last_success is not None
+
+
+def test_a_token_fcm_no_longer_knows_is_removed(fcm_service, client_for, bob, run_tasks):
+    register(client_for(bob))
+    fcm_service.answer(TOKEN, 404)
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+    assert len(fcm_service.messages_to(TOKEN)) == 1
+    assert not PushDevice.objects.exists()
+    assert not app_tasks().filter(status="READY").exists()
+
+
+def test_an_unavailable_fcm_is_tried_again_later(fcm_service, client_for, bob, run_tasks):
+    register(client_for(bob))
+    fcm_service.answer(TOKEN, 503)
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    started = timezone.now()
+    run_tasks()
+
+    [retry] = app_tasks().filter(status="READY")
+    assert retry.run_after >= started + timedelta(seconds=webpush.RETRY_BASE_SECONDS)
+    app_tasks().update(run_after=timezone.now())
+    run_tasks()
+    assert len(fcm_service.messages_to(TOKEN)) == 2
+    assert not app_tasks().filter(status="READY").exists()
+    assert PushDevice.objects.get().last_success is not None
+
+
+def test_a_refused_message_is_logged_and_not_retried(fcm_service, client_for, bob, run_tasks):
+    register(client_for(bob))
+    fcm_service.answer(TOKEN, 400)
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+    assert len(fcm_service.messages_to(TOKEN)) == 1
+    assert PushDevice.objects.exists()
+    assert not app_tasks().filter(status="READY").exists()
+
+
+def test_a_user_on_the_site_gets_no_app_push(fcm_service, client_for, bob, run_tasks):
+    register(client_for(bob))
+    cache.set(f"presence:{bob.pk}", 1, timeout=None)
+    assert not tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+    assert fcm_service.messages == []
