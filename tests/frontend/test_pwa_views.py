@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.template.loader import get_template
 
 from frontend.pwa_views import OFFLINE_ASSETS
 
@@ -119,3 +122,29 @@ def test_the_offline_page_is_drawn_for_nobody_even_when_a_player_asks(client, al
     assert "csrfmiddlewaretoken" not in html
     assert 'href="/accounts/login/"' in html
     assert 'id="unread-badge"' not in html
+
+
+def test_the_settings_page_holds_this_devices_notifications_for_its_script_to_offer(client, alice):
+    client.force_login(alice)
+
+    html = client.get("/settings/").content.decode()
+
+    # Hidden until push-device.js finds the Push API and notifications not blocked.
+    assert '<section class="fieldset push-device" id="push-device"' in html
+    assert 'aria-labelledby="push-device-title" hidden>' in html
+    assert ">Notify me on this device</button>" in html
+    assert ">Stop notifying this device</button>" in html
+    assert '<script type="module" src="/static/frontend/js/push-device.js"></script>' in html
+
+
+def test_typescript_checks_the_service_worker_as_a_worker():
+    # The worker has a worker's globals, not the DOM's: its own tsconfig, which `make lint` runs.
+    root = Path(settings.BASE_DIR)
+    config = json.loads(
+        re.sub(r"^\s*//.*$", "", (root / "tsconfig.sw.json").read_text(), flags=re.M)
+    )
+    worker = Path(get_template("frontend/sw.js").origin.name).resolve()
+    assert [(root / path).resolve() for path in config["include"]] == [worker]
+    assert "webworker" in config["compilerOptions"]["lib"]
+    assert "dom" not in config["compilerOptions"]["lib"]
+    assert "tsc --noEmit -p tsconfig.sw.json" in (root / "Makefile").read_text()
