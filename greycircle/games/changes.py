@@ -1,6 +1,7 @@
 """The steps every change of a game is made of, shared by the services that make them
 (services, invitations, deadlines, reminders, account deletion): lock the game, find who acts,
-check they may, start it, apply a move, finish it, and publish the change once committed.
+check they may, start it, apply a move, finish it, and announce the change (`game_commit`: its
+notifications queued in its transaction, its frames published once committed).
 
 Not an API of their own: each expects to run inside the service's transaction, on a game locked
 with `game_lock`.
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -168,7 +170,7 @@ def move_apply(
 ) -> Move:
     """Play `move` on the locked `game`; store the state and the log entry (returned).
 
-    The caller publishes the change on commit (`game_committed(game, moves=[...])`).
+    The caller announces the change (`game_commit(game, moves=[...])`).
     """
     rules = registry.get(game.kind).rules
     before = selectors.game_state_of(game=game) if state is None else state
@@ -205,7 +207,7 @@ def move_apply(
     return entry_row
 
 
-def game_committed(
+def game_commit(
     game: Game,
     *,
     moves: Sequence[Move] = (),
@@ -214,20 +216,27 @@ def game_committed(
     ended: bool = False,
     cancelled: bool = False,
 ) -> None:
-    """After commit: wake a computer seat to move, and tell everyone who watches the game (the
-    change's new log entries `moves` go with its envelopes). A move that finished the game ended
-    it.
+    """Announce the change just made to the locked `game`, last thing in its transaction: tell
+    what happened now (`events.game_news`: the inbox queues the players' notifications as a task
+    row of this transaction, so they commit or roll back with the change and no failure after
+    the commit can lose them), and publish it once committed (`game_committed`). A move that
+    finished the game ended it."""
+    ended = ended or (bool(moves) and game.status == GameStatus.FINISHED)
+    events.game_news(game=game, created=created, joined=joined, ended=ended, cancelled=cancelled)
+    transaction.on_commit(lambda: game_committed(game, moves=moves))
+
+
+def game_committed(
+    game: Game,
+    *,
+    moves: Sequence[Move] = (),
+) -> None:
+    """After commit (`game_commit`): wake a computer seat to move, and send everyone who watches
+    the game its new envelope (with the change's new log entries `moves`).
 
     The computer's turn is queued first, so that a failure while publishing never leaves it to
     the stall sweep.
     """
     if game.status == GameStatus.ACTIVE and game.seats.all()[game.to_move].is_computer:
         computer_to_move.send(sender=Game, game_id=game.pk, version=game.version)
-    events.game_changed(
-        game=game,
-        moves=moves,
-        created=created,
-        joined=joined,
-        ended=ended or (bool(moves) and game.status == GameStatus.FINISHED),
-        cancelled=cancelled,
-    )
+    events.game_envelopes_send(game=game, moves=moves)

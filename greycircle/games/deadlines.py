@@ -37,7 +37,7 @@ from django.utils import timezone
 from greycircle.games import events
 from greycircle.games.changes import (
     deadline_reset,
-    game_committed,
+    game_commit,
     game_finish,
     game_lock,
     seat_of,
@@ -146,7 +146,7 @@ def game_claim_win(*, game_id: int, user: User, now: datetime | None = None) -> 
         game_finish(game, outcome)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: game_committed(game, ended=True))
+        game_commit(game, ended=True)
     return game
 
 
@@ -242,13 +242,12 @@ def _seat_take_over(game: Game, seat: Seat, *, level: str, now: datetime) -> Non
     game.save()
     user_id = seat.user_id
 
-    def committed() -> None:
-        game_committed(game)  # queues the computer's turn, sends the new envelopes
-        events.notify(
+    game_commit(game)  # queues the computer's turn and sends the new envelopes once committed
+    transaction.on_commit(
+        lambda: events.notify(
             user_id=user_id, event="seat_taken_over", game=game.pk, kind=game.kind, level=level
         )
-
-    transaction.on_commit(committed)
+    )
 
 
 def _claimable_announce(game: Game, *, absent: Seat) -> None:

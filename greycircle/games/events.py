@@ -1,4 +1,5 @@
-"""Live updates, sent only after the change they describe has been committed.
+"""Live updates, sent only after the change they describe has been committed, and what happened,
+told in the change's own transaction (`game_news`: the notifications it causes are queued with it).
 
 Each game has one channel group per audience (each seat, and spectators); a view is computed once
 per audience, so no group message ever carries what another audience may not see. Each user has a
@@ -94,19 +95,17 @@ def publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
         publishing.succeeded()
 
 
-def game_changed(
+def game_news(
     *,
     game: Game,
-    moves: Sequence[Move] = (),
     created: bool = False,
     joined: Seat | None = None,
     ended: bool = False,
     cancelled: bool = False,
 ) -> None:
-    """Send each audience its new envelope (with the log entries `moves` this change added) in
-    one publish, then tell what happened (`signals.game_changed`: the inbox queues the
-    notifications of the players whom the change concerns)."""
-    game_envelopes_send(game=game, moves=moves)
+    """Tell what happened to `game` (`signals.game_changed`: the inbox queues the notifications
+    of the players whom the change concerns), in the change's transaction (changes.game_commit).
+    """
     seats = list(game.seats.all())
     invitations = (
         [

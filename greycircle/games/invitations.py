@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.selectors import blocked_user_ids
 from greycircle.games import events
 from greycircle.games.changes import (
-    game_committed,
+    game_commit,
     game_lock,
     game_start_if_ready,
     game_withdraw,
@@ -54,12 +54,8 @@ def invitation_accept(*, invitation_id: int, user: User) -> Game:
         if not game_start_if_ready(game):  # starting counts as the change (version + 1)
             game.version += 1
         game.save()
-
-        def committed() -> None:
-            game_committed(game)
-            events.invitation_answered(invitation=invitation, game=game)
-
-        transaction.on_commit(committed)
+        game_commit(game)
+        transaction.on_commit(lambda: events.invitation_answered(invitation=invitation, game=game))
     return game
 
 
@@ -119,7 +115,7 @@ def seats_part_across_block(*, blocker: User, blocked: User) -> list[int]:
             leaving.save(update_fields=["user", "joined_at"])
             game.version += 1
             game.save()
-            transaction.on_commit(lambda game=game: game_committed(game))
+            game_commit(game)
         parted.append(game_id)
     return parted
 
@@ -219,9 +215,5 @@ def _invitation_fail(game: Game, invitation: Invitation, *, status: str) -> None
         seat.save(update_fields=["user", "joined_at"])
     game.version += 1
     game.save()
-
-    def committed() -> None:
-        game_committed(game, cancelled=cancelled)
-        events.invitation_answered(invitation=invitation, game=game)
-
-    transaction.on_commit(committed)
+    game_commit(game, cancelled=cancelled)
+    transaction.on_commit(lambda: events.invitation_answered(invitation=invitation, game=game))

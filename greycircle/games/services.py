@@ -22,7 +22,7 @@ from greycircle.games.changes import (
     ai_turn_pending,
     check_can_act,
     deadline_reset,
-    game_committed,
+    game_commit,
     game_finish,
     game_lock,
     game_start,
@@ -142,7 +142,7 @@ def game_create(
             on_decline=on_decline,
         )
         ended = _record_replay(game, recorded_moves)
-        transaction.on_commit(lambda: game_committed(game, created=True, ended=ended))
+        game_commit(game, created=True, ended=ended)
     return game
 
 
@@ -171,7 +171,7 @@ def game_join(*, game_id: int, user: User, key: str = "") -> Game:
         game_start_if_ready(game)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: game_committed(game, joined=seat))
+        game_commit(game, joined=seat)
     return game
 
 
@@ -204,7 +204,7 @@ def move_submit(
         move = move_apply(
             game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key
         )
-        transaction.on_commit(lambda: game_committed(game, moves=[move]))
+        game_commit(game, moves=[move])
     return game
 
 
@@ -230,7 +230,7 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
         if not ai_turn_pending(game, expected_version=expected_version):
             return False
         move = move_apply(game, seat=seat, move=chosen, player=None, state=state)
-        transaction.on_commit(lambda: game_committed(game, moves=[move]))
+        game_commit(game, moves=[move])
     return True
 
 
@@ -250,7 +250,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
         game_finish(game, outcome)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: game_committed(game, ended=True))
+        game_commit(game, ended=True)
     return game
 
 
@@ -294,12 +294,8 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         )
         game.version += 1
         game.save(update_fields=["version", "updated_at"])
-
-        def committed() -> None:
-            game_committed(game)
-            game_committed(rematch, created=True)
-
-        transaction.on_commit(committed)
+        game_commit(game)
+        game_commit(rematch, created=True)
     return rematch
 
 
@@ -320,7 +316,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
         game_withdraw(game)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: game_committed(game, cancelled=True))
+        game_commit(game, cancelled=True)
     return game
 
 
@@ -337,7 +333,7 @@ def game_abort(*, game_id: int) -> Game:
         deadline_reset(game)
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: game_committed(game, ended=True))
+        game_commit(game, ended=True)
     return game
 
 

@@ -1,10 +1,11 @@
 """What happened on the game platform, for whoever follows it (the inbox:
 greycircle.notifications.receivers, connected in its app's `ready()`).
 
-greycircle.games.events sends each signal once the change it tells of is committed (from the
-change's on-commit callback, in the request or task that made it, after the change's own frames),
-synchronously: a receiver runs before the request or task goes on, as the actor of the change
-(greycircle.notifications.actors) is still the request's user.
+greycircle.games.events sends each signal synchronously, in the request or task that made the
+change, so that the actor of the change (greycircle.notifications.actors) is still the request's
+user: `game_changed` inside the change's transaction (changes.game_commit; a receiver that writes
+rows, such as the inbox's task, writes them in that transaction, and one that raises undoes the
+change), the others once it is committed.
 
 The arguments are plain JSON values, no model instances (dates are ISO strings, as the REST API
 writes them): what a receiver is given is all it needs, and can be kept as it is.
@@ -60,9 +61,10 @@ class InvitationFacts(TypedDict):
 
 
 game_changed = Signal()
-"""A game changed. Arguments: `game` (GameFacts), `created` (the game was just set up),
-`invitations` (list of SeatInvitationFacts: the pending ones, when `created`), `joined` (the index
-of the seat just taken, or None), `ended` (the change finished the game), `cancelled` (the game
+"""A game changed (sent inside the change's transaction, before its frames are published).
+Arguments: `game` (GameFacts), `created` (the game was just set up), `invitations` (list of
+SeatInvitationFacts: the pending ones, when `created`), `joined` (the index of the seat just
+taken, or None), `ended` (the change finished the game), `cancelled` (the game
 was withdrawn before it started)."""
 
 invitation_changed = Signal()

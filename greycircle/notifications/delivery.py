@@ -78,9 +78,3 @@ def notification_message(
             return None
         message.update(jsonable(delivery.frame()))
     return user_group(user_id), {"type": "user.notification", **message}
-
-
-def first_line(error: BaseException) -> str:
-    """What a log line says of a database error: its first line, or its type."""
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__

@@ -2,26 +2,23 @@
 (greycircle.games.signals) and between friends (accounts.signals.friend_news), connected in the
 app's `ready()`.
 
-Each runs as its signal is sent, once the change is committed, in the request or task that made
-it. The players of a game change are told by the task worker (one task queued per change,
-tasks.notifications_send), so the request that made it only publishes and queues; an answer to an
-invitation, a reminder, a deadline's news and friends' news are told at once
-(delivery.notify). Nobody is told of what they did themselves (actors.actor_id).
+Each runs as its signal is sent, in the request or task that made the change. The players of a
+game change are told by the task worker: `signals.game_changed` is sent inside the change's
+transaction, and its receiver queues one task row for the change (tasks.notifications_send) in
+that transaction, an outbox: the notifications commit or roll back with the change, and none is
+lost to a failure after the commit. An answer to an invitation, a reminder, a deadline's news and
+friends' news are told at once, after their commit (delivery.notify). Nobody is told of what they
+did themselves (actors.actor_id).
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
-
-from django.db import DatabaseError
 
 from greycircle.games.models import GameStatus, InvitationStatus
 from greycircle.games.signals import GameFacts, InvitationFacts, SeatInvitationFacts
 from greycircle.notifications import delivery, tasks
 from greycircle.notifications.actors import actor_id
-
-logger = logging.getLogger(__name__)
 
 
 def game_change_news(
@@ -86,7 +83,9 @@ def game_changed_received(
     cancelled: bool,
     **kwargs: Any,
 ) -> None:
-    """Queue the notifications of a game change (`game_change_news`) as one task."""
+    """Queue the notifications of a game change (`game_change_news`) as one task, in the change's
+    transaction: should the queueing fail, so does the change (its request answers with the
+    database's error and changes nothing), rather than commit without its notifications."""
     news = game_change_news(
         game=game,
         created=created,
@@ -96,17 +95,8 @@ def game_changed_received(
         cancelled=cancelled,
         actor=actor_id(),
     )
-    if not news:
-        return
-    try:
+    if news:
         tasks.notifications_enqueue(news=news)
-    except DatabaseError as error:
-        # The change is committed and its frames are out: only the inbox misses it.
-        logger.warning(
-            "could not queue the notifications of game %s: database error: %s",
-            game["game"],
-            delivery.first_line(error),
-        )
 
 
 def invitation_changed_received(sender: Any, *, invitation: InvitationFacts, **kwargs: Any) -> None:

@@ -143,7 +143,7 @@ def _seat_give_up(*, game_id: int, user: User) -> None:
         seat.save(update_fields=["user", "joined_at"])
         game.version += 1
         game.save()
-        transaction.on_commit(lambda: changes.game_committed(game))
+        changes.game_commit(game)
 
 
 def _placeholder_username(user: User) -> str:
