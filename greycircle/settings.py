@@ -323,6 +323,13 @@ WEBPUSH_INSECURE_HOSTS = env_list("WEBPUSH_INSECURE_HOSTS", [])
 FCM_CREDENTIALS = os.environ.get("FCM_CREDENTIALS", "")
 FCM_BASE_URL = os.environ.get("FCM_BASE_URL", "https://fcm.googleapis.com")
 PUSH_APP_IDS = env_list("PUSH_APP_IDS", [])
+# ... and Apple's (greycircle.push.apns): the team's APNs key (the .p8 file's text or path), its
+# key id and team id (unset, iOS apps cannot register), and APNs' address (the sandbox's for
+# development builds: https://api.sandbox.push.apple.com).
+APNS_KEY = os.environ.get("APNS_KEY", "")
+APNS_KEY_ID = os.environ.get("APNS_KEY_ID", "")
+APNS_TEAM_ID = os.environ.get("APNS_TEAM_ID", "")
+APNS_BASE_URL = os.environ.get("APNS_BASE_URL", "https://api.push.apple.com")
 
 # --- REST API --------------------------------------------------------------------------------
 

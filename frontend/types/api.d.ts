@@ -710,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Register an app for push
-         * @description The push token the app got from its platform (`fcm`: Firebase Cloud Messaging), and the app's id. My notifications are then pushed to it while I am not on the site. Registering a token again updates it (and moves it to me if another user had it). At most 20 per user: a new one past that removes my oldest.
+         * @description The push token the app got from its platform (`fcm`: Firebase Cloud Messaging; `apns`: Apple's), and the app's id (for `apns`, its bundle id). My notifications are then pushed to it while I am not on the site. Registering a token again updates it (and moves it to me if another user had it). At most 20 per user: a new one past that removes my oldest.
          */
         post: operations["v1_push_devices_create"];
         /**
@@ -1605,7 +1605,7 @@ export interface components {
         DaysPerMoveEnum: 1 | 3 | 7;
         DeviceRegisterRequest: {
             platform: components["schemas"]["PlatformEnum"];
-            /** @description The push token the platform gave the app (FCM's registration token). */
+            /** @description The push token the platform gave the app (FCM's registration token, APNs' device token in hexadecimal). */
             token: string;
             /** @description The app's id (its package name). */
             app_id: string;
@@ -2717,9 +2717,10 @@ export interface components {
         PingFrameTypeEnum: "ping";
         /**
          * @description * `fcm` - Firebase Cloud Messaging (Android)
+         *     * `apns` - Apple Push Notification service (iOS)
          * @enum {string}
          */
-        PlatformEnum: "fcm";
+        PlatformEnum: "fcm" | "apns";
         /** @enum {string} */
         PlayActionEnum: "play";
         PlayerJoinedEvent: {
@@ -5780,8 +5781,11 @@ export interface operations {
             query?: {
                 /** @description The device's id. */
                 id?: number;
-                /** @description * `fcm` - Firebase Cloud Messaging (Android) */
-                platform?: "fcm";
+                /**
+                 * @description * `fcm` - Firebase Cloud Messaging (Android)
+                 *     * `apns` - Apple Push Notification service (iOS)
+                 */
+                platform?: "fcm" | "apns";
                 /** @description With `platform`. */
                 token?: string;
             };

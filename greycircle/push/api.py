@@ -100,7 +100,8 @@ class PushDevicesView(GenericAPIView):
     @extend_schema(
         summary="Register an app for push",
         description="The push token the app got from its platform (`fcm`: Firebase Cloud "
-        "Messaging), and the app's id. My notifications are then pushed to it while I am not "
+        "Messaging; `apns`: Apple's), and the app's id (for `apns`, its bundle id). My "
+        "notifications are then pushed to it while I am not "
         "on the site. Registering a token again updates it (and moves it to me if another user "
         "had it). At most 20 per user: a new one past that removes my oldest.",
         request=DeviceRegisterSerializer,

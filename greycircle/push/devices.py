@@ -3,7 +3,8 @@
 As for browsers (services.py): a token is one installed app's, so registered again it moves to
 whoever registered it last; at most DEVICES_MAX per user, a new one past that drops the oldest.
 A device is refused unless the site can push to its platform (its credentials are set: FCM for
-`fcm`) and its app is one of PUSH_APP_IDS (the site's own apps). A refused device changes nothing.
+`fcm`, the APNs key for `apns`) and its app is one of PUSH_APP_IDS (the site's own apps). A
+refused device changes nothing.
 """
 
 from __future__ import annotations
@@ -15,18 +16,24 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from greycircle.push import fcm
+from greycircle.push import apns, fcm
 from greycircle.push.errors import PushInvalid
 from greycircle.push.models import APP_ID_MAX, TOKEN_MAX, DevicePlatform, PushDevice
 
 DEVICES_MAX = 20
-# FCM registration tokens: letters, digits and `-_:`.
-TOKEN_PATTERN = {DevicePlatform.FCM: re.compile(rf"[A-Za-z0-9_:-]{{20,{TOKEN_MAX}}}")}
+# FCM registration tokens: letters, digits and `-_:`; APNs device tokens: hexadecimal (32 bytes
+# today, longer allowed by Apple's documentation).
+TOKEN_PATTERN = {
+    DevicePlatform.FCM: re.compile(rf"[A-Za-z0-9_:-]{{20,{TOKEN_MAX}}}"),
+    DevicePlatform.APNS: re.compile(r"[0-9a-fA-F]{64,200}"),
+}
 APP_ID_PATTERN = re.compile(rf"(?=.{{1,{APP_ID_MAX}}}$)[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+")
 
 
 def platform_available(platform: str) -> bool:
     """Whether the site can push to `platform` (its credentials are set)."""
+    if platform == DevicePlatform.APNS:
+        return apns.apns_configured()
     return platform == DevicePlatform.FCM and fcm.fcm_credentials() is not None
 
 

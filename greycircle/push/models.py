@@ -52,6 +52,7 @@ class VapidKey(models.Model):
 
 class DevicePlatform(models.TextChoices):
     FCM = "fcm", "Firebase Cloud Messaging (Android)"
+    APNS = "apns", "Apple Push Notification service (iOS)"
 
 
 class PushDevice(models.Model):

@@ -79,7 +79,8 @@ class DeviceRegisterSerializer(serializers.Serializer):
     token = serializers.CharField(
         max_length=TOKEN_MAX,
         trim_whitespace=False,
-        help_text="The push token the platform gave the app (FCM's registration token).",
+        help_text="The push token the platform gave the app (FCM's registration token, APNs' "
+        "device token in hexadecimal).",
     )
     app_id = serializers.CharField(
         max_length=APP_ID_MAX, trim_whitespace=False, help_text="The app's id (its package name)."

@@ -1,4 +1,5 @@
-"""The local push services (tests/push/push_service.py for browsers, fcm_service.py for apps)."""
+"""The local push services (tests/push/push_service.py for browsers, fcm_service.py and
+apns_service.py for apps)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.push.apns_service import ApnsService
 from tests.push.fcm_service import FcmService
 from tests.push.push_service import Browser, PushService
 
@@ -43,5 +45,17 @@ def fcm_service(settings) -> Iterator[FcmService]:
     with FcmService() as service:
         settings.FCM_CREDENTIALS = service.credentials()
         settings.FCM_BASE_URL = service.origin
+        settings.PUSH_APP_IDS = [APP_ID]
+        yield service
+
+
+@pytest.fixture
+def apns_service(settings) -> Iterator[ApnsService]:
+    """A stand-in for APNs (HTTP/2) on 127.0.0.1, with the site's team key and app set to it."""
+    with ApnsService() as service:
+        settings.APNS_KEY = service.key_pem()
+        settings.APNS_KEY_ID = service.KEY_ID
+        settings.APNS_TEAM_ID = service.TEAM_ID
+        settings.APNS_BASE_URL = service.origin
         settings.PUSH_APP_IDS = [APP_ID]
         yield service

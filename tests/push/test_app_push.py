@@ -176,3 +176,90 @@ def test_a_user_on_the_site_gets_no_app_push(fcm_service, client_for, bob, run_t
     assert not tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     run_tasks()
     assert fcm_service.messages == []
+
+
+# --- APNs (the local stand-in speaks HTTP/2 only, as Apple's does) -------------------------------
+
+DEVICE_TOKEN = "ab12" * 16
+
+
+def register_ios(client, token: str = DEVICE_TOKEN):
+    return register(client, token=token, platform="apns")
+
+
+def test_an_ios_app_registers_with_its_hex_device_token(apns_service, client_for, alice):
+    response = register_ios(client_for(alice))
+    assert response.status_code == 201
+    assert response.json()["platform"] == "apns"
+    refused = register_ios(client_for(alice), token="not-hex-" * 10)
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid_token")
+    assert PushDevice.objects.count() == 1
+
+
+def test_without_an_apns_key_ios_apps_cannot_register(client_for, alice, settings):
+    settings.APNS_KEY = ""
+    settings.PUSH_APP_IDS = [APP_ID]
+    response = register_ios(client_for(alice))
+    assert (response.status_code, response.json()["code"]) == (400, "platform_unavailable")
+
+
+def test_a_notification_reaches_the_ios_app_through_apns(
+    apns_service, client_for, bob, run_tasks, settings
+):
+    settings.SITE_URL = "https://games.example.com"
+    register_ios(client_for(bob))
+    turn = notify(bob, NotificationKind.YOUR_TURN, text="Your turn against alice", link="/games/7/")
+    assert tasks.push_enqueue(notification=turn)
+    run_tasks()
+
+    assert apns_service.refused == []
+    [push] = apns_service.pushes_to(DEVICE_TOKEN)
+    assert push.body == {
+        "aps": {
+            "alert": {"title": "Grey Circle Games", "body": "Your turn against alice"},
+            "thread-id": f"notification-{turn.pk}",
+        },
+        "url": "https://games.example.com/games/7/",
+        "notification": turn.pk,
+    }
+    assert push.headers["apns-topic"] == APP_ID
+    assert push.headers["apns-push-type"] == "alert"
+    assert push.headers["apns-priority"] == "10"
+    assert push.headers["apns-collapse-id"] == f"notification-{turn.pk}"
+    assert PushDevice.objects.get().last_success is not None
+
+
+@pytest.mark.parametrize(("status", "reason"), [(410, "Unregistered"), (400, "BadDeviceToken")])
+def test_a_device_token_apns_says_is_gone_is_removed(
+    apns_service, client_for, bob, run_tasks, status, reason
+):
+    register_ios(client_for(bob))
+    apns_service.answer(DEVICE_TOKEN, status, reason)
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+    assert len(apns_service.pushes_to(DEVICE_TOKEN)) == 1
+    assert not PushDevice.objects.exists()
+
+
+def test_an_unavailable_apns_is_tried_again_later(apns_service, client_for, bob, run_tasks):
+    register_ios(client_for(bob))
+    apns_service.answer(DEVICE_TOKEN, 503, "ServiceUnavailable")
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+    assert app_tasks().filter(status="READY").count() == 1
+
+    app_tasks().update(run_after=timezone.now())
+    run_tasks()
+    assert len(apns_service.pushes_to(DEVICE_TOKEN)) == 2
+    assert PushDevice.objects.get().last_success is not None
+
+
+def test_a_recipient_with_both_kinds_of_app_gets_both(
+    apns_service, fcm_service, client_for, bob, run_tasks
+):
+    register_ios(client_for(bob))
+    register(client_for(bob))
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+    assert len(apns_service.pushes_to(DEVICE_TOKEN)) == 1
+    assert len(fcm_service.messages_to(TOKEN)) == 1
