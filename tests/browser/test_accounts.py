@@ -38,7 +38,9 @@ def test_sign_up_change_a_setting_log_out_and_log_in_by_e_mail(page: Page, asgi_
     helpers.uncheck()
     page.get_by_role("button", name="Save settings").click()
 
-    expect(page.get_by_role("status")).to_have_text("Your settings have been saved.")
+    # The settings page has a second status region, the push section's (empty until it speaks).
+    saved = page.get_by_role("status").filter(has_text="Your settings have been saved.")
+    expect(saved).to_have_text("Your settings have been saved.")
     expect(page.get_by_label("Show helpers")).not_to_be_checked()
     expect(page.get_by_label("It is my turn")).not_to_be_checked()
     expect(page.get_by_label("Someone invites me to a game")).to_be_checked()
