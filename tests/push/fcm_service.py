@@ -11,22 +11,23 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-import threading
 import time
 from collections import defaultdict, deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
+from tests.push.local_http import LocalHttpService
+
 
 def unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-class FcmService:
+class FcmService(LocalHttpService):
     PROJECT = "greycircle-test"
 
     def __init__(self) -> None:
@@ -36,20 +37,7 @@ class FcmService:
         self.messages: list[dict[str, Any]] = []
         self.refused: list[str] = []
         self.answers: dict[str, deque[int]] = defaultdict(deque)
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> FcmService:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
+        super().__init__()
 
     def credentials(self) -> str:
         """The service account's JSON key, as Google's console gives it."""

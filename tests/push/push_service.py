@@ -15,11 +15,10 @@ import base64
 import json
 import os
 import secrets
-import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import http_ece
@@ -27,6 +26,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+from tests.push.local_http import LocalHttpService
 
 
 def b64url(data: bytes) -> str:
@@ -76,26 +77,13 @@ class Push:
     message: dict[str, Any]
 
 
-class PushService:
+class PushService(LocalHttpService):
     def __init__(self) -> None:
         self.browsers: dict[str, Browser] = {}
         self.pushes: list[Push] = []
         self.refused: list[str] = []  # pushes that a real service would refuse, and why
         self.answers: dict[str, deque[tuple[int, dict[str, str]]]] = defaultdict(deque)
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> PushService:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
+        super().__init__()
 
     def browser(self) -> Browser:
         """A new browser subscribed at this service."""
