@@ -424,11 +424,16 @@ def test_a_restarted_redis_is_used_again_without_closing_or_refusing_sockets(
     # Restarted once the server has let the socket go and stopped reading its queue (a restart
     # while a socket listens closes it with 4503: Redis has forgotten its groups).
     client = redis.Redis.from_url(redis_server.url)
-    wait_for(
-        lambda: all("b" not in each["flags"] for each in client.client_list()),
-        timeout=WITHIN,
-        what="the server to stop reading",
-    )
+
+    def stopped_reading() -> bool:
+        # Between two of its blocking reads (1 s each) a reader that goes on is not blocked
+        # either: it has stopped once its connection has been idle for longer than one read.
+        return all(
+            "b" not in each["flags"] and (each["cmd"] != "bzmpop" or int(each["idle"]) >= 3)
+            for each in client.client_list()
+        )
+
+    wait_for(stopped_reading, timeout=WITHIN, what="the server to stop reading")
     client.close()
     redis_server.stop()
     redis_server.start()
