@@ -805,6 +805,10 @@ export interface components {
             blocks: components["schemas"]["NamedSince"][];
             ratings: components["schemas"]["RatingData"][];
             notifications: components["schemas"]["NotificationData"][];
+            /** @description The browsers my notifications are pushed to. */
+            push_subscriptions: components["schemas"]["WebPushSubscriptionData"][];
+            /** @description The apps my notifications are pushed to. */
+            app_devices: components["schemas"]["PushDeviceData"][];
         };
         /**
          * @description Confirmation of `DELETE /api/v1/me/`: my password, or `confirm` for a guest (who has
@@ -2778,6 +2782,17 @@ export interface components {
             /** Format: date-time */
             readonly created: string;
         };
+        /** @description One of my apps in my data: its token shortened (enough to tell devices apart). */
+        PushDeviceData: {
+            platform: components["schemas"]["PlatformEnum"];
+            app_id: string;
+            /** @description Its first characters and an ellipsis. */
+            token: string;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            last_success: string | null;
+        };
         RatingChange: {
             seat: number;
             /** @description The seat's rating before the game, rounded. */
@@ -2957,6 +2972,15 @@ export interface components {
             readonly endpoint: string;
             /** Format: date-time */
             readonly created: string;
+        };
+        /** @description One of my browsers in my data: where it is pushed to, never its keys. */
+        WebPushSubscriptionData: {
+            endpoint: string;
+            user_agent: string;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            last_success: string | null;
         };
         /** @enum {string} */
         WentOutTypeEnum: "went_out";

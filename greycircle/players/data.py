@@ -19,12 +19,13 @@ from accounts.services import SETTINGS_FIELDS
 from greycircle.games.models import Game, Move
 from greycircle.games.selectors import move_entry_for_seat, seat_index_for, seats_json
 from greycircle.notifications.models import Notification
+from greycircle.push.selectors import push_registrations_of
 from greycircle.ratings.models import PlayerRating
 
 
 def account_data_export(*, user: User) -> dict[str, Any]:
-    """`user`'s profile, settings, games, friends, requests, blocks, ratings and notifications
-    (the shape of `greycircle.players.serializers.AccountDataSerializer`)."""
+    """`user`'s profile, settings, games, friends, requests, blocks, ratings, notifications and
+    push registrations (the shape of `greycircle.players.serializers.AccountDataSerializer`)."""
     return {
         "exported_at": timezone.now(),
         "profile": {
@@ -76,6 +77,7 @@ def account_data_export(*, user: User) -> dict[str, Any]:
             }
             for notification in Notification.objects.filter(recipient=user).order_by("created")
         ],
+        **push_registrations_of(user=user),
     }
 
 

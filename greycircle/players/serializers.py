@@ -14,6 +14,7 @@ from greycircle.games.serializers import (
     OutcomeSerializer,
     SeatSerializer,
 )
+from greycircle.push.serializers import PushDeviceDataSerializer, WebPushSubscriptionDataSerializer
 
 # --- Guests: an account in one request, with a game against the computer ----------------------
 
@@ -143,3 +144,9 @@ class AccountDataSerializer(serializers.Serializer):
     blocks = NamedSinceSerializer(many=True, help_text="The users I blocked.")
     ratings = RatingDataSerializer(many=True)
     notifications = NotificationDataSerializer(many=True)
+    push_subscriptions = WebPushSubscriptionDataSerializer(
+        many=True, help_text="The browsers my notifications are pushed to."
+    )
+    app_devices = PushDeviceDataSerializer(
+        many=True, help_text="The apps my notifications are pushed to."
+    )

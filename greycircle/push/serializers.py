@@ -109,3 +109,22 @@ class DeviceUnregisterQuerySerializer(serializers.Serializer):
         if "id" not in attrs and not ("platform" in attrs and "token" in attrs):
             raise serializers.ValidationError("Name the device: `platform` and `token`, or `id`.")
         return attrs
+
+
+class WebPushSubscriptionDataSerializer(serializers.Serializer):
+    """One of my browsers in my data: where it is pushed to, never its keys."""
+
+    endpoint = serializers.CharField()
+    user_agent = serializers.CharField(allow_blank=True)
+    created = serializers.DateTimeField()
+    last_success = serializers.DateTimeField(allow_null=True)
+
+
+class PushDeviceDataSerializer(serializers.Serializer):
+    """One of my apps in my data: its token shortened (enough to tell devices apart)."""
+
+    platform = serializers.ChoiceField(choices=DevicePlatform.choices)
+    app_id = serializers.CharField()
+    token = serializers.CharField(help_text="Its first characters and an ellipsis.")
+    created = serializers.DateTimeField()
+    last_success = serializers.DateTimeField(allow_null=True)

@@ -12,7 +12,10 @@ from greycircle.games import selectors, services
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
 from greycircle.players.data import account_data_export
+from greycircle.push.models import PushDevice
+from greycircle.push.services import webpush_subscribe
 from tests.factories import game_started
+from tests.push.push_service import Browser
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +110,30 @@ def test_other_seats_hidden_cards_are_not_in_my_data(alice, bob):
     alices = {entry["card"] for entry in exported["moves"] if "card" in entry}
     for card in bobs_draws - alices:
         assert f'"{card}"' not in text
+
+
+def test_my_browsers_and_apps_are_in_my_data_without_their_keys(alice, bob):
+    browser = Browser(endpoint="https://push.example.com/push/alices-phone")
+    keys = browser.subscription()["keys"]
+    webpush_subscribe(user=alice, user_agent="Firefox/150", endpoint=browser.endpoint, **keys)
+    webpush_subscribe(user=bob, endpoint="https://push.example.com/push/bobs", **keys)
+    token = "f" * 64
+    PushDevice.objects.create(user=alice, platform="apns", token=token, app_id="games.gc.app")
+
+    _, data = download(alice)
+
+    [subscription] = data["push_subscriptions"]
+    assert subscription["endpoint"] == browser.endpoint
+    assert subscription["user_agent"] == "Firefox/150"
+    assert subscription["last_success"] is None
+    [device] = data["app_devices"]
+    assert (device["platform"], device["app_id"], device["token"]) == (
+        "apns",
+        "games.gc.app",
+        "ffffffff…",
+    )
+    text = json.dumps(data)
+    assert keys["p256dh"] not in text
+    assert keys["auth"] not in text
+    assert token not in text
+    assert "bobs" not in text
