@@ -2,9 +2,10 @@
 
 Library seam (UPGRADING.md, "channels-redis", "channels", "redis"): channels-redis==4.3.0,
 channels==4.3.2, redis==8.1.0. `PipelinedRedisChannelLayer` overrides
-`RedisChannelLayer.receive_single` and `close_pools`, sets its `brpop_timeout` (1 s instead of 5),
-and uses its `ring_size`, `prefix`, `connection()`, `receive_lock` (made anew each time receiving
-starts after nobody received), `receive_buffer`, `deserialize`, `_group_key`,
+`RedisChannelLayer.receive_single` and `close_pools` (and closes its own reader as each event loop
+closes, wrapping `loop.close` as channels-redis does for its pools), sets its `brpop_timeout` (1 s
+instead of 5), and uses its `ring_size`, `prefix`, `connection()`, `receive_lock` (made anew each
+time receiving starts after nobody received), `receive_buffer`, `deserialize`, `_group_key`,
 `_map_channel_keys_to_connection`, `hosts`, `group_expiry` and `expiry`, and writes
 channels-redis's storage (one sorted set per channel, scored by time) with a Lua script of its own,
 a copy of `group_send`'s; it relies on redis-py's `bzmpop` and on a cancelled blocking read that
@@ -112,10 +113,11 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         self._sync_client: redis.Redis | None = None
         self._sync_client_lock = threading.Lock()
         # Per event loop: the client that reads the process's queue, and the `receive_lock` of
-        # the sockets' receiving it was made for (`_reader`).
-        self._readers: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, tuple[asyncio.Lock | None, Any]
-        ] = weakref.WeakKeyDictionary()
+        # the sockets' receiving it was made for (`_reader`); closed and dropped as the loop
+        # closes (`_close_with_loop`). Not a weak mapping: the client refers to its loop, which
+        # would never be let go.
+        self._readers: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock | None, Any]] = {}
+        self._loops_wrapped: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
     async def receive_single(self, channel: str) -> tuple[Any, dict[str, Any]]:
         """The next message of `channel`. For the process's own queue (the one receive() reads
@@ -169,8 +171,34 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
             reader = redis.asyncio.Redis.from_url(
                 self.hosts[0]["address"], single_connection_client=True, **options
             )
+            self._close_with_loop(loop)
             self._readers[loop] = (self.receive_lock, reader)
         return reader
+
+    def _close_with_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Close `loop`'s reader as the loop closes, as channels-redis closes its pools (its
+        `_wrap_close` wraps `loop.close`, and calls only the pools' flush, not `close_pools`).
+        Sync code receives on a loop of its own each time (async_to_sync: views, tests): left to
+        the garbage collector, each reader held its connection open until then, and closed it on
+        its closed loop ("RuntimeError: Event loop is closed", printed as an ignored exception)."""
+        if loop in self._loops_wrapped:
+            return
+        self._loops_wrapped.add(loop)
+        close = loop.close
+
+        def closing(*args: Any, **kwargs: Any) -> None:
+            if loop.is_running():
+                close(*args, **kwargs)  # refused: it stays open, and wrapped
+                return
+            loop.close = close  # type: ignore[method-assign]
+            self._loops_wrapped.discard(loop)
+            _, reader = self._readers.pop(loop, (None, None))
+            if reader is not None and not loop.is_closed():
+                with contextlib.suppress(redis.RedisError, OSError):
+                    loop.run_until_complete(reader.aclose())
+            close(*args, **kwargs)
+
+        loop.close = closing  # type: ignore[method-assign]
 
     async def close_pools(self) -> None:
         await super().close_pools()

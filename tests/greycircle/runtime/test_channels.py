@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import sys
 
 import pytest
+import redis
 import redis.asyncio
+from asgiref.sync import async_to_sync
 
 from greycircle.runtime.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
 from greycircle.settings import redis_settings
-from tests.redis_server import REDIS_SERVER
-
-pytestmark = pytest.mark.asyncio
+from tests.redis_server import REDIS_SERVER, wait_for
 
 # How long a test waits for a message that should come (for a busy machine; it ends as soon as
 # the message is there).
@@ -184,3 +186,30 @@ async def test_a_process_that_reads_nothing_for_a_moment_loses_none_of_a_burst(r
     assert all(numbers == list(range(changes)) for numbers in received.values())
     await layer.flush()
     await layer.close_pools()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+def test_receiving_from_sync_code_closes_each_loops_connections_with_the_loop(
+    redis_server, monkeypatch
+):
+    # Sync code (a view, a test) receives on an event loop made for the call (async_to_sync). The
+    # read's client of each loop is closed as the loop closes: left to the garbage collector, it
+    # closed its connection on a closed loop ("RuntimeError: Event loop is closed", printed as an
+    # ignored exception), and until then it held the connection open.
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    layer = PipelinedRedisChannelLayer(hosts=[redis_server.url], prefix="test")
+
+    async def one_message(layer) -> dict:
+        channel = await joined(layer, "game.6.seat0")
+        await layer.group_send_many([("game.6.seat0", {"type": "x"})])
+        return await layer.receive(channel)
+
+    for _ in range(3):
+        assert async_to_sync(one_message)(layer) == {"type": "x"}
+    del layer
+    gc.collect()
+
+    assert [repr(each.exc_value) for each in unraisable] == []
+    with redis.Redis.from_url(redis_server.url) as client:
+        wait_for(lambda: len(client.client_list()) == 1, timeout=WITHIN, what="only this client")
