@@ -754,7 +754,7 @@ export interface paths {
         put?: never;
         /**
          * Register a browser for Web Push
-         * @description The browser's `PushSubscription` as `toJSON()` gives it. My notifications are then pushed to it while I am not on the site. Registering an endpoint again updates it (and moves it to me if another user had it). At most 20 per user: a new one past that removes my oldest.
+         * @description The browser's `PushSubscription` as `toJSON()` gives it. My notifications are then pushed to it while I am not on the site. Registering an endpoint again updates it (and moves it to me if another user had it). At most 20 per user: a new one past that removes my oldest. The answer's `renewal_token` lets the browser's service worker renew it (below).
          */
         post: operations["v1_push_web_subscriptions_create"];
         /**
@@ -762,6 +762,26 @@ export interface paths {
          * @description By `endpoint` or `id`. Answers 204 whether or not I had it (it is gone either way).
          */
         delete: operations["v1_push_web_subscriptions_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/web/subscriptions/renew/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a browser's Web Push subscription
+         * @description For the service worker's `pushsubscriptionchange`: the registered `old_endpoint` with its `renewal_token`, and the browser's new subscription, which replaces it (checked as a registration is) for the user it belongs to; or `subscription: null` to remove it. Needs no session nor CSRF token: the renewal token is the credential, good once (the answer has the next).
+         */
+        post: operations["v1_push_web_subscriptions_renew_create"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2793,6 +2813,17 @@ export interface components {
             /** Format: date-time */
             last_success: string | null;
         };
+        /** @description A browser's `PushSubscription.toJSON()`. */
+        PushSubscriptionJSONRequest: {
+            /** @description The push service's URL for this browser (https). */
+            endpoint: string;
+            keys: components["schemas"]["WebPushKeysRequest"];
+            /**
+             * Format: double
+             * @description As the browser sends it; not used.
+             */
+            expirationTime?: number | null;
+        };
         RatingChange: {
             seat: number;
             /** @description The seat's rating before the game, rounded. */
@@ -2954,6 +2985,18 @@ export interface components {
             /** @description base64url, 16 bytes. */
             auth: string;
         };
+        /**
+         * @description What a service worker sends on `pushsubscriptionchange`: the subscription it had, with its
+         *     renewal token, and the browser's new one (null: there is none, remove the old).
+         */
+        WebPushRenewRequest: {
+            /** @description The endpoint registered. */
+            old_endpoint: string;
+            /** @description Its renewal token, as the registration (or the last renewal) gave it. */
+            renewal_token: string;
+            /** @description The new `PushSubscription.toJSON()`, or null to remove. */
+            subscription: components["schemas"]["PushSubscriptionJSONRequest"] | null;
+        };
         /** @description A browser's `PushSubscription.toJSON()`, and optionally which browser it is. */
         WebPushSubscribeRequest: {
             /** @description The push service's URL for this browser (https). */
@@ -2967,11 +3010,14 @@ export interface components {
             /** @description A label for the browser, shown to me (defaults to the User-Agent header). */
             user_agent?: string;
         };
+        /** @description A subscription as registered or renewed (services.Registered). */
         WebPushSubscription: {
-            readonly id: number;
-            readonly endpoint: string;
+            id: number;
+            endpoint: string;
             /** Format: date-time */
-            readonly created: string;
+            created: string;
+            /** @description The secret that renews this subscription when the browser's push service changes it (`POST /api/v1/push/web/subscriptions/renew/`): keep it where the service worker can read it. Given once; a new one with each registration and renewal. */
+            renewal_token: string;
         };
         /** @description One of my browsers in my data: where it is pushed to, never its keys. */
         WebPushSubscriptionData: {
@@ -6019,6 +6065,90 @@ export interface operations {
             };
             /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_push_web_subscriptions_renew_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebPushRenewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebPushSubscription"];
+                };
+            };
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The new endpoint or keys are not valid. Error codes: `invalid`, `invalid_endpoint`, `invalid_keys`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription has that endpoint and renewal token. Error codes: `renewal_refused`, `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,9 @@
 `/api/v1/push/devices/`: my apps' push tokens.
 
 Thin: parse, call a service (greycircle.push.services), serialise. Signed-in users only, guests
-included, as for the inbox whose notifications are pushed.
+included, as for the inbox whose notifications are pushed; but for the renewal, which a service
+worker sends without a CSRF token: it authenticates by the subscription's renewal token alone
+(no session, so no CSRF is needed and the cookie grants nothing there).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -20,6 +23,7 @@ from greycircle.push.serializers import (
     DeviceUnregisterQuerySerializer,
     PushDeviceSerializer,
     VapidKeySerializer,
+    WebPushRenewSerializer,
     WebPushSubscribeSerializer,
     WebPushSubscriptionSerializer,
     WebPushUnsubscribeQuerySerializer,
@@ -46,7 +50,8 @@ class WebPushSubscriptionsView(GenericAPIView):
         description="The browser's `PushSubscription` as `toJSON()` gives it. My notifications "
         "are then pushed to it while I am not on the site. Registering an endpoint again "
         "updates it (and moves it to me if another user had it). At most 20 per user: a new one "
-        "past that removes my oldest.",
+        "past that removes my oldest. The answer's `renewal_token` lets the browser's service "
+        "worker renew it (below).",
         request=WebPushSubscribeSerializer,
         responses={
             201: WebPushSubscriptionSerializer,
@@ -62,7 +67,7 @@ class WebPushSubscriptionsView(GenericAPIView):
         serializer = WebPushSubscribeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        subscription = services.webpush_subscribe(
+        registered = services.webpush_subscribe(
             user=request.user,
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
@@ -70,7 +75,7 @@ class WebPushSubscriptionsView(GenericAPIView):
             user_agent=data.get("user_agent", request.headers.get("User-Agent", "")),
         )
         return Response(
-            WebPushSubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED
+            WebPushSubscriptionSerializer(registered).data, status=status.HTTP_201_CREATED
         )
 
     @extend_schema(
@@ -92,6 +97,56 @@ class WebPushSubscriptionsView(GenericAPIView):
             subscription_id=query.validated_data.get("id"),
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebPushRenewView(GenericAPIView):
+    serializer_class = WebPushSubscriptionSerializer
+    authentication_classes: list = []  # the renewal token is the credential (see the module)
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="Renew a browser's Web Push subscription",
+        description="For the service worker's `pushsubscriptionchange`: the registered "
+        "`old_endpoint` with its `renewal_token`, and the browser's new subscription, which "
+        "replaces it (checked as a registration is) for the user it belongs to; or "
+        "`subscription: null` to remove it. Needs no session nor CSRF token: the renewal "
+        "token is the credential, good once (the answer has the next).",
+        request=WebPushRenewSerializer,
+        responses={
+            200: WebPushSubscriptionSerializer,
+            204: None,
+            400: error_response(
+                "The new endpoint or keys are not valid.",
+                "invalid",
+                "invalid_endpoint",
+                "invalid_keys",
+            ),
+            403: error_response(
+                "No subscription has that endpoint and renewal token.", "renewal_refused"
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = WebPushRenewSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        new = data["subscription"]
+        registered = services.webpush_renew(
+            old_endpoint=data["old_endpoint"],
+            renewal_token=data["renewal_token"],
+            **(
+                {
+                    "endpoint": new["endpoint"],
+                    "p256dh": new["keys"]["p256dh"],
+                    "auth": new["keys"]["auth"],
+                }
+                if new is not None
+                else {}
+            ),
+        )
+        if registered is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(WebPushSubscriptionSerializer(registered).data)
 
 
 class PushDevicesView(GenericAPIView):

@@ -30,6 +30,12 @@ class WebPushSubscription(models.Model):
     user_agent = models.CharField(max_length=200, blank=True, help_text="Which browser, if told.")
     created = models.DateTimeField(auto_now_add=True)
     last_success = models.DateTimeField(null=True, blank=True)
+    renewal_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="SHA-256 (hex) of the secret the browser's service worker renews this with "
+        "when the push service changes the subscription; empty: not renewable.",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["user", "created"], name="webpush_of_user")]

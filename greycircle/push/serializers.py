@@ -10,9 +10,8 @@ from greycircle.push.models import (
     TOKEN_MAX,
     DevicePlatform,
     PushDevice,
-    WebPushSubscription,
 )
-from greycircle.push.services import USER_AGENT_MAX
+from greycircle.push.services import RENEWAL_TOKEN_MAX, USER_AGENT_MAX
 
 ROW_ID_MAX = 2**63 - 1
 
@@ -33,8 +32,8 @@ class WebPushKeysSerializer(serializers.Serializer):
     )
 
 
-class WebPushSubscribeSerializer(serializers.Serializer):
-    """A browser's `PushSubscription.toJSON()`, and optionally which browser it is."""
+class PushSubscriptionJSONSerializer(serializers.Serializer):
+    """A browser's `PushSubscription.toJSON()`."""
 
     endpoint = serializers.CharField(
         max_length=ENDPOINT_MAX,
@@ -45,6 +44,11 @@ class WebPushSubscribeSerializer(serializers.Serializer):
     expirationTime = serializers.FloatField(  # the browser's own member name
         required=False, allow_null=True, help_text="As the browser sends it; not used."
     )
+
+
+class WebPushSubscribeSerializer(PushSubscriptionJSONSerializer):
+    """A browser's `PushSubscription.toJSON()`, and optionally which browser it is."""
+
     user_agent = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -53,11 +57,34 @@ class WebPushSubscribeSerializer(serializers.Serializer):
     )
 
 
-class WebPushSubscriptionSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = WebPushSubscription
-        fields = ["id", "endpoint", "created"]
-        read_only_fields = fields
+class WebPushSubscriptionSerializer(serializers.Serializer):
+    """A subscription as registered or renewed (services.Registered)."""
+
+    id = serializers.IntegerField(source="subscription.pk")
+    endpoint = serializers.CharField(source="subscription.endpoint")
+    created = serializers.DateTimeField(source="subscription.created")
+    renewal_token = serializers.CharField(
+        help_text="The secret that renews this subscription when the browser's push service "
+        "changes it (`POST /api/v1/push/web/subscriptions/renew/`): keep it where the service "
+        "worker can read it. Given once; a new one with each registration and renewal."
+    )
+
+
+class WebPushRenewSerializer(serializers.Serializer):
+    """What a service worker sends on `pushsubscriptionchange`: the subscription it had, with its
+    renewal token, and the browser's new one (null: there is none, remove the old)."""
+
+    old_endpoint = serializers.CharField(
+        max_length=ENDPOINT_MAX, trim_whitespace=False, help_text="The endpoint registered."
+    )
+    renewal_token = serializers.CharField(
+        max_length=RENEWAL_TOKEN_MAX,
+        trim_whitespace=False,
+        help_text="Its renewal token, as the registration (or the last renewal) gave it.",
+    )
+    subscription = PushSubscriptionJSONSerializer(
+        allow_null=True, help_text="The new `PushSubscription.toJSON()`, or null to remove."
+    )
 
 
 class WebPushUnsubscribeQuerySerializer(serializers.Serializer):

@@ -13,11 +13,23 @@ Choices:
   own network). The push service itself is whatever the browser chose.
 - Keys are checked as pushing needs them: p256dh a point on P-256 (65 bytes, uncompressed), auth
   16 bytes, both base64url. A refused subscription changes nothing.
+- Renewal (the browser's `pushsubscriptionchange`, handled by the service worker, which has the
+  session cookie but no CSRF token): each registration answers a new secret, the renewal token,
+  which the page keeps for the worker; only its SHA-256 is stored. The old endpoint with its
+  token replaces the subscription by the new one, or removes it, for whoever it belongs to,
+  whoever (if anyone) is signed in: the token, not the cookie, says it is that browser. Each
+  renewal answers a new token and the old one stops working, so a token is good once. The new
+  subscription is checked as a registration is; an endpoint someone else had moves, as
+  registering it again would.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
+import secrets
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,7 +38,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from greycircle.push.errors import PushInvalid
+from greycircle.push.errors import PushInvalid, PushRenewalRefused
 from greycircle.push.keys import b64url, b64url_decode
 from greycircle.push.models import ENDPOINT_MAX, WebPushSubscription
 
@@ -34,14 +46,37 @@ SUBSCRIPTIONS_MAX = 20
 P256DH_BYTES = 65
 AUTH_BYTES = 16
 USER_AGENT_MAX = WebPushSubscription._meta.get_field("user_agent").max_length
+RENEWAL_TOKEN_BYTES = 32
+RENEWAL_TOKEN_MAX = 64  # the token's base64url is 43 characters
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A subscription as kept, and the renewal token its browser renews it with (given once:
+    the site keeps only its hash)."""
+
+    subscription: WebPushSubscription
+    renewal_token: str
+
+
+def _renewal_token_new() -> tuple[str, str]:
+    """A new renewal token and its hash."""
+    token = secrets.token_urlsafe(RENEWAL_TOKEN_BYTES)
+    return token, _renewal_hash(token)
+
+
+def _renewal_hash(token: str) -> str:
+    # A plain hash: the token is 256 random bits, so there is nothing to guess it from.
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def webpush_subscribe(
     *, user: Any, endpoint: str, p256dh: str, auth: str, user_agent: str = ""
-) -> WebPushSubscription:
+) -> Registered:
     """Keep the browser subscription `endpoint` (with its keys) for `user` (see the module)."""
     _endpoint_check(endpoint)
     p256dh, auth = _keys_checked(p256dh=p256dh, auth=auth)
+    token, token_hash = _renewal_token_new()
     with transaction.atomic():
         subscription, _ = WebPushSubscription.objects.update_or_create(
             endpoint=endpoint,
@@ -52,6 +87,7 @@ def webpush_subscribe(
                 "user_agent": user_agent[:USER_AGENT_MAX],
                 "created": timezone.now(),  # registered (again) now: the newest of the user's
                 "last_success": None,
+                "renewal_hash": token_hash,
             },
         )
         oldest = WebPushSubscription.objects.filter(user=user).order_by("-created", "-pk")[
@@ -60,7 +96,49 @@ def webpush_subscribe(
         WebPushSubscription.objects.filter(
             pk__in=list(oldest.values_list("pk", flat=True))
         ).delete()
-    return subscription
+    return Registered(subscription=subscription, renewal_token=token)
+
+
+def webpush_renew(
+    *,
+    old_endpoint: str,
+    renewal_token: str,
+    endpoint: str | None = None,
+    p256dh: str = "",
+    auth: str = "",
+) -> Registered | None:
+    """Replace the subscription at `old_endpoint` by the browser's new one (`endpoint` and its
+    keys), or remove it when there is none; refused unless `renewal_token` is its token (see the
+    module). The renewed subscription and its new token, or None once removed."""
+    if endpoint is not None:
+        _endpoint_check(endpoint)
+        p256dh, auth = _keys_checked(p256dh=p256dh, auth=auth)
+    with transaction.atomic():
+        subscription = (
+            WebPushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+        )
+        if (
+            subscription is None
+            or not subscription.renewal_hash
+            or not hmac.compare_digest(subscription.renewal_hash, _renewal_hash(renewal_token))
+        ):
+            raise PushRenewalRefused(
+                "renewal_refused", "No subscription has that endpoint and renewal token."
+            )
+        if endpoint is None:
+            subscription.delete()
+            return None
+        WebPushSubscription.objects.filter(endpoint=endpoint).exclude(pk=subscription.pk).delete()
+        token, token_hash = _renewal_token_new()
+        subscription.endpoint = endpoint
+        subscription.p256dh = p256dh
+        subscription.auth = auth
+        subscription.renewal_hash = token_hash
+        subscription.last_success = None
+        subscription.save(
+            update_fields=["endpoint", "p256dh", "auth", "renewal_hash", "last_success"]
+        )
+    return Registered(subscription=subscription, renewal_token=token)
 
 
 def webpush_unsubscribe(

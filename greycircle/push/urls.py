@@ -11,5 +11,10 @@ urlpatterns = [
         api.WebPushSubscriptionsView.as_view(),
         name="push-web-subscriptions",
     ),
+    path(
+        "push/web/subscriptions/renew/",
+        api.WebPushRenewView.as_view(),
+        name="push-web-subscriptions-renew",
+    ),
     path("push/devices/", api.PushDevicesView.as_view(), name="push-devices"),
 ]

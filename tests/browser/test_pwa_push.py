@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from greycircle.push import keys
 from greycircle.push.models import WebPushSubscription
 from tests.factories import PASSWORD, UserFactory
+from tests.push.push_service import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -80,3 +81,51 @@ def test_notify_me_on_this_device_subscribes_it_and_stop_undoes_it(page, log_in)
     expect(status).to_have_text("This device will not be notified any more.")
     expect(page.get_by_role("button", name="Notify me on this device")).to_be_visible()
     assert not WebPushSubscription.objects.filter(user=wes).exists()
+
+
+# In the service worker: its `pushsubscriptionchange` listener, given the browser's new
+# subscription `json` (the event made here: Chromium cannot be made to fire one); resolves when
+# the listener's work is done.
+SUBSCRIPTION_CHANGED = """async (json) => {
+    const event = new Event("pushsubscriptionchange");
+    const subscription = { endpoint: json.endpoint, expirationTime: null, toJSON: () => json };
+    let done = null;
+    Object.defineProperties(event, {
+        newSubscription: { value: subscription },
+        oldSubscription: { value: null },
+        waitUntil: { value: (promise) => { done = promise; } },
+    });
+    self.dispatchEvent(event);
+    if (done === null) throw new Error("no listener waited for the renewal");
+    await done;
+}"""
+
+RENEWAL_KEPT = """caches.open("greycircle-push")
+    .then((cache) => cache.match("/push-renewal.json"))
+    .then((kept) => kept.json())"""
+
+
+def test_the_service_worker_renews_a_subscription_the_push_service_changed(page, log_in):
+    wes = UserFactory(username="wes")
+    log_in(page, "wes", PASSWORD)
+    settings_page(page)
+    page.get_by_role("button", name="Notify me on this device").click()
+    expect(page.locator("#push-status")).to_have_text("This device will be notified.")
+    (old,) = WebPushSubscription.objects.filter(user=wes)
+    kept = page.evaluate(RENEWAL_KEPT)
+    assert (kept["endpoint"], kept["key"]) == (old.endpoint, keys.vapid_public_key())
+    new = Browser(endpoint="https://push.example.net/send/renewed").subscription()
+
+    # The worker's fetch sends no cookie nor CSRF token: the renewal token is the credential.
+    (worker,) = page.context.service_workers
+    worker.evaluate(SUBSCRIPTION_CHANGED, new)
+
+    (renewed,) = WebPushSubscription.objects.filter(user=wes)
+    assert (renewed.pk, renewed.endpoint, renewed.auth) == (
+        old.pk,
+        new["endpoint"],
+        new["keys"]["auth"],
+    )
+    now_kept = page.evaluate(RENEWAL_KEPT)
+    assert now_kept["endpoint"] == new["endpoint"]
+    assert now_kept["renewal_token"] != kept["renewal_token"]

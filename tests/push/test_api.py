@@ -52,7 +52,7 @@ def test_a_browser_subscribes_and_again_moves_it_to_whoever_did(client_for, alic
 
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "endpoint", "created"}
+    assert set(body) == {"id", "endpoint", "created", "renewal_token"}
     assert body["endpoint"] == browser.endpoint
     subscription = WebPushSubscription.objects.get()
     assert (subscription.pk, subscription.user) == (body["id"], alice)
@@ -199,4 +199,5 @@ def test_the_schema_types_the_push_api(client):
     paths = client.get("/api/schema/?format=json").json()["paths"]
     assert set(paths["/api/v1/push/web/"]) == {"get"}
     assert set(paths["/api/v1/push/web/subscriptions/"]) == {"post", "delete"}
+    assert set(paths["/api/v1/push/web/subscriptions/renew/"]) == {"post"}
     assert set(paths["/api/v1/push/devices/"]) == {"post", "delete"}

@@ -124,3 +124,76 @@ sw.addEventListener("notificationclick", (event) => {
     })(),
   );
 });
+
+// --- A subscription the push service changed -----------------------------------------------------
+//
+// When the browser's push service rotates (or drops) the subscription, the worker registers the
+// new one in place of the old: the server replaces the subscription whose endpoint and renewal
+// token it is given (greycircle.push.services). The settings page keeps both, with the site's
+// key, in the cache below (push-device.js); the cookie is not sent: the token is the credential.
+
+const RENEW_URL = "/api/v1/push/web/subscriptions/renew/";
+const PUSH_CACHE = "greycircle-push";
+const RENEWAL_ENTRY = "/push-renewal.json";
+
+/**
+ * What the page keeps for the worker (frontend/static/frontend/js/push-device.js).
+ * @typedef {object} Renewal
+ * @property {string} endpoint the subscription the server has
+ * @property {string} renewal_token its renewal token
+ * @property {string} key the site's VAPID key, base64url, to subscribe again with
+ */
+
+/** @returns {Promise<Renewal | null>} */
+async function renewalKept() {
+  const kept = await (await caches.open(PUSH_CACHE)).match(RENEWAL_ENTRY);
+  return kept ? kept.json() : null;
+}
+
+/** @param {Renewal | null} renewal */
+async function renewalKeep(renewal) {
+  const cache = await caches.open(PUSH_CACHE);
+  if (renewal === null) await cache.delete(RENEWAL_ENTRY);
+  else await cache.put(RENEWAL_ENTRY, new Response(JSON.stringify(renewal)));
+}
+
+/** @param {string} text base64url */
+function base64urlBytes(text) {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=");
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+}
+
+/** @param {PushSubscriptionChangeEvent} event */
+async function subscriptionRenew(event) {
+  const kept = await renewalKept();
+  if (kept === null) return; // not registered from this browser (or from before renewal)
+  // Some browsers give no new subscription (Chromium gives neither): subscribe again ourselves.
+  let fresh = event.newSubscription;
+  if (!fresh) {
+    fresh = await sw.registration.pushManager
+      .subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(kept.key) })
+      .catch(() => null);
+  }
+  const response = await fetch(RENEW_URL, {
+    method: "POST",
+    credentials: "omit",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify({
+      old_endpoint: kept.endpoint,
+      renewal_token: kept.renewal_token,
+      subscription: fresh ? fresh.toJSON() : null, // null: none any more, remove the old
+    }),
+  });
+  if (response.status === 200) {
+    /** @type {Pick<Renewal, "endpoint" | "renewal_token">} */
+    const renewed = await response.json();
+    await renewalKeep({ endpoint: renewed.endpoint, renewal_token: renewed.renewal_token, key: kept.key });
+  } else if (response.status === 204 || response.status === 403) {
+    // Removed, or the server no longer has it: nothing left to renew.
+    await renewalKeep(null);
+  }
+}
+
+sw.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil(subscriptionRenew(event));
+});

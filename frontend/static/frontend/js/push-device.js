@@ -8,6 +8,10 @@
 
 const KEY_URL = "/api/v1/push/web/";
 const SUBSCRIPTIONS_URL = "/api/v1/push/web/subscriptions/";
+// Where the service worker (/sw.js) finds what renews the subscription when the browser's push
+// service changes it: the endpoint registered, its renewal token and the site's key.
+const PUSH_CACHE = "greycircle-push";
+const RENEWAL_ENTRY = "/push-renewal.json";
 
 const section = document.getElementById("push-device");
 const subscribeButton = /** @type {HTMLButtonElement} */ (document.getElementById("push-subscribe"));
@@ -60,6 +64,13 @@ function subscriptionBody(subscription) {
   };
 }
 
+/** @param {{endpoint: string, renewal_token: string, key: string} | null} renewal */
+async function renewalKeep(renewal) {
+  const cache = await caches.open(PUSH_CACHE);
+  if (renewal === null) await cache.delete(RENEWAL_ENTRY);
+  else await cache.put(RENEWAL_ENTRY, new Response(JSON.stringify(renewal)));
+}
+
 /** @param {string} text */
 function say(text) {
   statusLine.textContent = text;
@@ -93,13 +104,20 @@ async function subscribe() {
     userVisibleOnly: true,
     applicationServerKey: base64urlBytes(key.vapid_public_key),
   });
+  /** @type {Schemas["WebPushSubscription"]} */
+  let registered;
   try {
-    await api("POST", SUBSCRIPTIONS_URL, subscriptionBody(subscription));
+    registered = await api("POST", SUBSCRIPTIONS_URL, subscriptionBody(subscription));
   } catch (error) {
     // Not kept by the server, so not notified: the browser lets it go too.
     await subscription.unsubscribe();
     throw error;
   }
+  await renewalKeep({
+    endpoint: registered.endpoint,
+    renewal_token: registered.renewal_token,
+    key: key.vapid_public_key,
+  });
   say("This device will be notified.");
 }
 
@@ -110,6 +128,7 @@ async function unsubscribe() {
   // The server first: if it cannot be told, the device stays as it was, still offered to stop.
   await api("DELETE", `${SUBSCRIPTIONS_URL}?endpoint=${encodeURIComponent(subscription.endpoint)}`);
   await subscription.unsubscribe();
+  await renewalKeep(null);
   say("This device will not be notified any more.");
 }
 
