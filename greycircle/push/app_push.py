@@ -11,7 +11,6 @@ from contextlib import ExitStack
 from typing import Any
 
 import httpx
-import requests
 from django.utils import timezone
 
 from greycircle.push import apns, fcm
@@ -23,6 +22,7 @@ from greycircle.push.webpush import (
     URGENCY_OF_KIND,
     Retry,
     notification_pushable,
+    push_client,
     retry_after_seconds,
     retry_delay,
     webpush_payload,
@@ -40,8 +40,8 @@ class _Pusher:
 
     def __init__(self, stack: ExitStack) -> None:
         self.stack = stack
-        self.session: requests.Session | None = None
-        self.client: httpx.Client | None = None
+        self.fcm_client: httpx.Client | None = None
+        self.apns_client: httpx.Client | None = None
         self.credentials = fcm.fcm_credentials()
 
     def push(
@@ -57,13 +57,12 @@ class _Pusher:
     def _fcm(self, device, payload, *, high):
         if self.credentials is None:
             return SKIPPED, None, None  # kept, for when the credentials are set again
-        if self.session is None:
-            self.session = self.stack.enter_context(requests.Session())
-            self.session.max_redirects = 0
+        if self.fcm_client is None:
+            self.fcm_client = self.stack.enter_context(push_client(TIMEOUT))
         message = fcm.fcm_message(token=device.token, payload=payload, high=high, ttl=TTL_SECONDS)
         try:
-            response = fcm.fcm_send(self.session, self.credentials, message, timeout=TIMEOUT)
-        except requests.RequestException as error:
+            response = fcm.fcm_send(self.fcm_client, self.credentials, message)
+        except httpx.HTTPError as error:
             return AGAIN, None, type(error).__name__
         status = response.status_code
         retry_after = retry_after_seconds(response.headers.get("Retry-After"))
@@ -78,14 +77,14 @@ class _Pusher:
     def _apns(self, device, payload, *, high):
         if not apns.apns_configured():
             return SKIPPED, None, None
-        if self.client is None:
-            self.client = self.stack.enter_context(apns.apns_client(TIMEOUT))
+        if self.apns_client is None:
+            self.apns_client = self.stack.enter_context(apns.apns_client(TIMEOUT))
         headers, body = apns.apns_request(
             payload=payload, topic=device.app_id, high=high, ttl=TTL_SECONDS
         )
         try:
             status, reason = apns.apns_send(
-                self.client, token=device.token, headers=headers, body=body
+                self.apns_client, token=device.token, headers=headers, body=body
             )
         except httpx.HTTPError as error:
             return AGAIN, None, type(error).__name__

@@ -6,6 +6,8 @@ token (OAuth 2.0 JWT bearer, RFC 7523), kept until a minute before it expires. T
 `{FCM_BASE_URL}/v1/projects/{project_id}/messages:send`; both URLs are settings (the key file's
 `token_uri`, FCM_BASE_URL), so the tests talk to a local stand-in.
 
+Sent with httpx (app_push's client: webpush.push_client), as every push is.
+
 An FCM answer, as app_push reads it: 200 delivered; 404 (UNREGISTERED) or 403
 (SENDER_ID_MISMATCH) the token is gone or not ours; 401 the access token was refused (made anew,
 tried again); 429 and 5xx tried again later.
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import requests
+import httpx
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from django.conf import settings
@@ -95,20 +97,19 @@ _tokens: dict[str, tuple[str, float]] = {}
 _tokens_lock = threading.Lock()
 
 
-def fcm_access_token(session: requests.Session, credentials: Credentials) -> str:
+def fcm_access_token(client: httpx.Client, credentials: Credentials) -> str:
     """An access token for `credentials`, kept per process until shortly before it expires."""
     with _tokens_lock:
         kept = _tokens.get(credentials.client_email)
         if kept is not None and kept[1] > time.time():
             return kept[0]
     now = int(time.time())
-    response = session.post(
+    response = client.post(
         credentials.token_uri,
         data={
             "grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
             "assertion": _assertion(credentials, now),
         },
-        timeout=(3, 5),
     )
     response.raise_for_status()
     body = response.json()
@@ -146,19 +147,14 @@ def fcm_message(*, token: str, payload: dict[str, Any], high: bool, ttl: int) ->
 
 
 def fcm_send(
-    session: requests.Session,
-    credentials: Credentials,
-    message: dict[str, Any],
-    *,
-    timeout: tuple[float, float],
-) -> requests.Response:
+    client: httpx.Client, credentials: Credentials, message: dict[str, Any]
+) -> httpx.Response:
     """POST one message; the answer (a 401 forgets the access token)."""
     url = f"{settings.FCM_BASE_URL.rstrip('/')}/v1/projects/{credentials.project_id}/messages:send"
-    response = session.post(
+    response = client.post(
         url,
         json=message,
-        headers={"Authorization": f"Bearer {fcm_access_token(session, credentials)}"},
-        timeout=timeout,
+        headers={"Authorization": f"Bearer {fcm_access_token(client, credentials)}"},
     )
     if response.status_code == 401:
         fcm_token_forget(credentials)

@@ -17,21 +17,26 @@ of a push service decides what becomes of a subscription:
 - any other 4xx: our push was refused (a key the service no longer accepts, a payload too big):
   logged, not tried again.
 
-Through pywebpush's public `webpush` (with a `requests` session), which raises `WebPushException`
-with the response for any answer above 202.
+Sent with httpx, the one HTTP client of the push senders (APNs needs its HTTP/2; apns.py, fcm.py):
+one client per task, HTTP/2 where the push service offers it, no redirects followed. pywebpush
+does the encryption only: `WebPusher(subscription).encode(data, "aes128gcm")`, a public method
+but not the one its documentation leads with, whose answer's `body` is the aes128gcm message
+(the record size and salt its own; see UPGRADING.md, pywebpush). The VAPID header is py-vapid's
+`Vapid02.sign` (keys.vapid_signer) of `sub`, `aud` (the push service's origin) and `exp`.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import requests
+import httpx
 from django.utils import timezone
-from pywebpush import WebPushException, webpush
+from pywebpush import WebPusher, WebPushException
 
 from greycircle import presence
 from greycircle.notifications.mail import site_url
@@ -53,6 +58,8 @@ URGENCY_OF_KIND = {
 # Connect and read timeouts (s) of one push: a hung push service holds a notifications worker no
 # longer than this (push services answer in well under a second).
 TIMEOUT = (3, 5)
+# How long a push's VAPID signature is good for (RFC 8292: at most a day), as pywebpush signed.
+VAPID_LIFETIME_SECONDS = 12 * 60 * 60
 RETRIES_MAX = 5
 RETRY_BASE_SECONDS = 10  # then 20, 40, ...
 RETRY_MAX_SECONDS = 60 * 60
@@ -125,10 +132,12 @@ def webpush_deliver(
     }
     again: list[int] = []
     delay = retry_delay(attempt)
-    with requests.Session() as session:
-        session.max_redirects = 0  # a push service answers; it never sends us elsewhere
+    with push_client(TIMEOUT) as client:
         for subscription in subscriptions:
-            status, retry_after = _push(session, subscription, data=data, headers=headers)
+            body = _encrypted(subscription, data)
+            if body is None:
+                continue
+            status, retry_after = _push(client, subscription, body=body, headers=headers)
             if status is not None and 200 <= status < 300:
                 WebPushSubscription.objects.filter(pk=subscription.pk).update(
                     last_success=timezone.now()
@@ -158,35 +167,58 @@ def webpush_deliver(
     return Retry(subscription_ids=again, delay=delay)
 
 
+def push_client(timeout: tuple[float, float]) -> httpx.Client:
+    """The HTTP client of one task's pushes: HTTP/2 where the service offers it (else 1.1), and
+    no redirect followed (a push service answers; it never sends us elsewhere)."""
+    return httpx.Client(
+        http2=True,
+        timeout=httpx.Timeout(timeout[1], connect=timeout[0]),
+        follow_redirects=False,
+    )
+
+
+def _encrypted(subscription: WebPushSubscription, data: str) -> bytes | None:
+    """`data` encrypted for the browser of `subscription` (RFC 8291 aes128gcm); None, logged, for
+    keys it cannot be (registration checks them, so only a row written otherwise)."""
+    try:
+        encoded = WebPusher(
+            {
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            }
+        ).encode(data.encode(), content_encoding="aes128gcm")
+    except (WebPushException, ValueError) as error:
+        logger.warning("web push to %s not encrypted: %s", origin_of(subscription.endpoint), error)
+        return None
+    return encoded["body"]
+
+
 def _push(
-    session: requests.Session,
+    client: httpx.Client,
     subscription: WebPushSubscription,
     *,
-    data: str,
+    body: bytes,
     headers: dict[str, str],
 ) -> tuple[int | None, float | None]:
     """POST one push; the push service's status (None if it did not answer) and Retry-After."""
+    claims = {
+        "sub": vapid_subject(),
+        "aud": origin_of(subscription.endpoint),
+        "exp": int(time.time()) + VAPID_LIFETIME_SECONDS,
+    }
     try:
-        response = webpush(
-            subscription_info={
-                "endpoint": subscription.endpoint,
-                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+        response = client.post(
+            subscription.endpoint,
+            content=body,
+            headers={
+                **headers,
+                **vapid_signer().sign(claims),
+                "Content-Encoding": "aes128gcm",
+                "Content-Type": "application/octet-stream",
+                "TTL": str(TTL_SECONDS),
             },
-            data=data,
-            vapid_private_key=vapid_signer(),
-            vapid_claims={"sub": vapid_subject()},  # `aud` and `exp` are added per push
-            content_encoding="aes128gcm",
-            ttl=TTL_SECONDS,
-            headers=headers,
-            timeout=TIMEOUT,
-            requests_session=session,
         )
-    except WebPushException as error:
-        if error.response is None:
-            logger.warning("web push to %s failed: %s", origin_of(subscription.endpoint), error)
-            return None, None
-        response = error.response
-    except requests.RequestException as error:
+    except httpx.HTTPError as error:
         logger.info("web push to %s got no answer: %s", origin_of(subscription.endpoint), error)
         return None, None
     return response.status_code, retry_after_seconds(response.headers.get("Retry-After"))

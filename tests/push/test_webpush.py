@@ -4,7 +4,9 @@ each push with the browser's keys, as a browser would."""
 
 from __future__ import annotations
 
+import ast
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -15,7 +17,7 @@ from greycircle.games import services
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.models import Notification, NotificationKind
 from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE
-from greycircle.push import tasks, webpush
+from greycircle.push import apns, app_push, fcm, tasks, webpush
 from greycircle.push.models import WebPushSubscription
 from tests.factories import game_started
 from tests.notifications.conftest import notify, to_move
@@ -212,3 +214,21 @@ def test_a_subscription_moved_to_another_user_gets_only_their_pushes(
     client_for(alice).post("/api/v1/push/web/subscriptions/", browser.subscription(), format="json")
     run_tasks()
     assert push_service.pushes_to(browser) == []
+
+
+def test_the_push_senders_speak_one_http_client():
+    """httpx, which APNs' HTTP/2 needs: no second client (requests) for browsers and FCM."""
+    for module in (webpush, fcm, apns, app_push):
+        tree = ast.parse(Path(module.__file__).read_text())
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in (node.names if isinstance(node, ast.Import) else [])
+        } | {
+            node.module.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
+        assert "requests" not in imported, module.__name__
+        assert "httpx" in imported, module.__name__
