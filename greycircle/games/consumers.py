@@ -165,7 +165,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.base_send = send
         self._lost = asyncio.Event()
         self._loop = asyncio.get_running_loop()
-        self._accepted = self._closed = False
+        self._accepted = self._closed = self._leaving = False
         channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
         # The channel's read last: when it fails, await_many_dispatch re-raises its error while
         # cancelling the others, and a task after it would be left pending.
@@ -175,7 +175,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             pass
         except RedisError as error:
             # Only the channel layer's receive raises these here: the handlers catch their own.
-            await self._live_channel_lost(error)
+            if self._leaving and not any(other._loop is self._loop for other in _live):
+                # The read failed as the socket left (its cancelled read met a Redis that
+                # restarted just then), and no other socket of this process listens: no group
+                # that anyone follows was lost, so this is no outage, and new sockets are not
+                # refused. The next socket reads on a new connection (runtime.channels._reader).
+                logger.info("a socket's last read of Redis failed as it closed: %r", error)
+            else:
+                await self._live_channel_lost(error)
         except LiveChannelLost:
             await self._live_channel_lost(None)
         finally:
@@ -214,6 +221,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         # As channels' (which also ends with `close_old_connections` on the sync thread).
+        self._leaving = True
         await self.disconnect(message["code"])
         raise StopConsumer()
 
