@@ -3,7 +3,9 @@
 Each service runs in one transaction that first locks both users' rows (lowest id first), so two
 requests about the same pair — say each asking the other at the same moment — are carried out one
 after the other and the pair never ends up with two crossed requests or half a friendship.
-Notifications go to the recipient's `ws/me/` stream after the commit (`signals.friend_news`).
+What the other user is to hear of (a request, its acceptance) is told inside that transaction
+(`signals.friend_news`): the receiver above (the inbox) queues its notification with the change,
+so it commits or rolls back with it.
 
 Choices:
 - A request to someone who has already asked you accepts their request: you both want it.
@@ -91,13 +93,11 @@ def friend_request_send(*, sender: User, username: str) -> FriendRequestSent:
         if theirs is not None:
             return FriendRequestSent(friendship=_accept(theirs))
         request = FriendRequest.objects.create(from_user=sender, to_user=recipient)
-        transaction.on_commit(
-            lambda: friend_news.send(
-                sender=User,
-                user_id=recipient.pk,
-                event="friend_request",
-                data={"request": request.pk, "by": sender.username},
-            )
+        friend_news.send(
+            sender=User,
+            user_id=recipient.pk,
+            event="friend_request",
+            data={"request": request.pk, "by": sender.username},
         )
     return FriendRequestSent(request=request)
 
@@ -178,13 +178,11 @@ def _accept(request: FriendRequest) -> Friendship:
     mine = Friendship.objects.create(user=recipient, friend=sender)
     Friendship.objects.create(user=sender, friend=recipient)
     FriendRequest.objects.filter(_pair_q("from_user", "to_user", sender.pk, recipient.pk)).delete()
-    transaction.on_commit(
-        lambda: friend_news.send(
-            sender=User,
-            user_id=sender.pk,
-            event="friend_accepted",
-            data={"by": recipient.username, "user": recipient.pk},
-        )
+    friend_news.send(
+        sender=User,
+        user_id=sender.pk,
+        event="friend_accepted",
+        data={"by": recipient.username, "user": recipient.pk},
     )
     return mine
 

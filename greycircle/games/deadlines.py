@@ -210,22 +210,22 @@ def _deadline_handle(game_id: int, *, now: datetime) -> str | None:
         # Nothing else changes, but every page must learn that the win can be claimed.
         game.version += 1
         game.save(update_fields=["deadline_notice", "version", "updated_at"])
-        transaction.on_commit(lambda: _claimable_announce(game, absent=absent))
+        _claimable_announce(game, absent=absent)
         return "claimable"
     if game.deadline_notice == DeadlineNotice.NONE and deadline <= now + reminder_before(
         game.days_per_move
     ):
         game.deadline_notice = DeadlineNotice.REMINDED
         game.save(update_fields=["deadline_notice"])  # not a change anybody's page shows
-        user_id = absent.user_id
-        transaction.on_commit(
-            lambda: events.notify(
-                user_id=user_id,
-                event="time_running_out",
-                game=game.pk,
-                kind=game.kind,
-                deadline=deadline,
-            )
+        events.notify(
+            user_id=absent.user_id,
+            event="time_running_out",
+            game=game.pk,
+            kind=game.kind,
+            # The position it is about: a second delivery of it, or one after the next move,
+            # changes nothing (greycircle.notifications.services, version order).
+            version=game.version,
+            deadline=deadline,
         )
         return "reminded"
     return None
@@ -240,18 +240,16 @@ def _seat_take_over(game: Game, seat: Seat, *, level: str, now: datetime) -> Non
     deadline_reset(game)  # the computer is to move: no deadline
     game.version += 1
     game.save()
-    user_id = seat.user_id
-
     game_commit(game)  # queues the computer's turn and sends the new envelopes once committed
-    transaction.on_commit(
-        lambda: events.notify(
-            user_id=user_id, event="seat_taken_over", game=game.pk, kind=game.kind, level=level
-        )
+    events.notify(
+        user_id=seat.user_id, event="seat_taken_over", game=game.pk, kind=game.kind, level=level
     )
 
 
 def _claimable_announce(game: Game, *, absent: Seat) -> None:
-    events.game_envelopes_send(game=game)
+    """Tell the others of the locked `game` that they may claim the win against `absent`, in
+    the deadline's transaction, and every page the new envelopes once it is committed."""
+    transaction.on_commit(lambda: events.game_envelopes_send(game=game))
     for seat in game.seats.all():
         if seat.is_person and seat.index != absent.index:
             events.notify(

@@ -173,7 +173,8 @@ def frame_text(frame: dict[str, Any]) -> str:
 
 def invitation_answered(*, invitation: Invitation, game: Game) -> None:
     """Tell that `invitation` was answered or withdrawn (`signals.invitation_changed`: the inbox
-    tells the inviter how, or the invitee that it was withdrawn)."""
+    queues the inviter's news of how, or the invitee's that it was withdrawn), in the answer's
+    transaction."""
     signals.invitation_changed.send(
         sender=Invitation,
         invitation={
@@ -191,6 +192,7 @@ def invitation_answered(*, invitation: Invitation, game: Game) -> None:
 
 
 def game_poked(*, game: Game, by: Any, target: Any) -> None:
+    """Tell that `by` reminds `target` it is their turn in `game` (a `reminder` for them)."""
     notify(
         user_id=target.pk,
         event="reminder",
@@ -203,5 +205,6 @@ def game_poked(*, game: Game, by: Any, target: Any) -> None:
 
 def notify(*, user_id: int, event: str, **data: Any) -> None:
     """Tell that user `user_id` is to hear of `event` about a game (`signals.game_news`: the inbox
-    keeps it and sends it to their personal stream, `ws/me/`)."""
+    queues it, to be kept and sent to their personal stream, `ws/me/`), in the transaction of the
+    change it tells of, if any: it commits or rolls back with it."""
     signals.game_news.send(sender=Game, user_id=user_id, event=event, data=jsonable(data))

@@ -1,7 +1,8 @@
 """Answers to invitations: accept, decline, withdraw, and expiry after `GAMES_INVITATION_DAYS`.
 
 Seats are promised to invited users by `services.game_create`; each answer here locks the game
-(as every service that changes a game does) and publishes after commit.
+(as every service that changes a game does), tells what happened in its transaction (the inbox
+queues its notifications with it) and publishes the game's frames after commit.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def invitation_accept(*, invitation_id: int, user: User) -> Game:
             game.version += 1
         game.save()
         game_commit(game)
-        transaction.on_commit(lambda: events.invitation_answered(invitation=invitation, game=game))
+        events.invitation_answered(invitation=invitation, game=game)
     return game
 
 
@@ -201,7 +202,7 @@ def _invitation_close(invitation_id: int, *, user: User, role: str, status: str)
 
 def _invitation_fail(game: Game, invitation: Invitation, *, status: str) -> None:
     """Close `invitation` (declined, withdrawn or expired) on its locked game, apply its
-    `on_decline`, and publish after commit."""
+    `on_decline`, and tell it (its frames are published after commit)."""
     invitation.status = status
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
@@ -216,4 +217,4 @@ def _invitation_fail(game: Game, invitation: Invitation, *, status: str) -> None
     game.version += 1
     game.save()
     game_commit(game, cancelled=cancelled)
-    transaction.on_commit(lambda: events.invitation_answered(invitation=invitation, game=game))
+    events.invitation_answered(invitation=invitation, game=game)

@@ -3,9 +3,9 @@ greycircle.notifications.receivers, connected in its app's `ready()`).
 
 greycircle.games.events sends each signal synchronously, in the request or task that made the
 change, so that the actor of the change (greycircle.notifications.actors) is still the request's
-user: `game_changed` inside the change's transaction (changes.game_commit; a receiver that writes
-rows, such as the inbox's task, writes them in that transaction, and one that raises undoes the
-change), the others once it is committed.
+user: inside the change's transaction (changes.game_commit for `game_changed`; a receiver that
+writes rows, such as the inbox's task, writes them in that transaction, and one that raises undoes
+the change).
 
 The arguments are plain JSON values, no model instances (dates are ISO strings, as the REST API
 writes them): what a receiver is given is all it needs, and can be kept as it is.

@@ -1,9 +1,9 @@
-"""Telling a user of an event: keep it in their inbox (greycircle.notifications.services), then
+"""Telling users of events: keep each in their inbox (greycircle.notifications.services), then
 send it on their personal stream (`ws/me/`) with what it did to the inbox.
 
-The events come from greycircle.notifications.receivers, after the change they tell of is
-committed: at once (`notify`), or, for the players of a game change, from the task worker
-(`notifications_publish`, the body of tasks.notifications_send).
+The events were queued by greycircle.notifications.receivers in the transaction of the change
+they tell of; the task worker delivers them (`notifications_publish`, the body of
+tasks.notifications_send), after that change is committed.
 """
 
 from __future__ import annotations
@@ -15,24 +15,13 @@ from typing import Any
 from django.db import DatabaseError
 
 from greycircle.games.events import jsonable, publish, user_group
-from greycircle.notifications.actors import actor_id
 from greycircle.notifications.services import notification_deliver
 
 logger = logging.getLogger(__name__)
 
 
-def notify(*, user_id: int, event: str, **data: Any) -> None:
-    """Tell one user of an event: keep it in their inbox if it is for the inbox, then send it
-    to their personal stream (`ws/me/`) with what it did to the inbox. Nobody is told of what
-    they did themselves (`actors.actor_id`)."""
-    if user_id == actor_id():
-        return
-    if notifications_publish(news=[{"user_id": user_id, "event": event, "data": data}]):
-        logger.warning("could not keep the %s notification of user %s", event, user_id)
-
-
 def notifications_publish(*, news: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """`notify` for several `{"user_id", "event", "data"}` at once: one publish for all.
+    """Keep and tell each of several `{"user_id", "event", "data"}`, with one publish for all.
 
     Returns those that failed on a database error, neither kept nor told: the caller tries them
     again (tasks.notifications_send; each is applied at most once, services.notification_deliver).

@@ -2,13 +2,12 @@
 (greycircle.games.signals) and between friends (accounts.signals.friend_news), connected in the
 app's `ready()`.
 
-Each runs as its signal is sent, in the request or task that made the change. The players of a
-game change are told by the task worker: `signals.game_changed` is sent inside the change's
-transaction, and its receiver queues one task row for the change (tasks.notifications_send) in
-that transaction, an outbox: the notifications commit or roll back with the change, and none is
-lost to a failure after the commit. An answer to an invitation, a reminder, a deadline's news and
-friends' news are told at once, after their commit (delivery.notify). Nobody is told of what they
-did themselves (actors.actor_id).
+Each runs as its signal is sent, in the request or task that made the change and inside its
+transaction, and queues the notifications it causes as one task row in that transaction
+(tasks.notifications_send), an outbox: they commit or roll back with the change, and none is lost
+to a failure after the commit; the task worker keeps them in the inbox and tells the players'
+streams (greycircle.notifications.delivery). Nobody is told of what they did themselves: the
+actor (actors.actor_id) is left out here, while the request is still at hand, not in the worker.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import Any
 
 from greycircle.games.models import GameStatus, InvitationStatus
 from greycircle.games.signals import GameFacts, InvitationFacts, SeatInvitationFacts
-from greycircle.notifications import delivery, tasks
+from greycircle.notifications import tasks
 from greycircle.notifications.actors import actor_id
 
 
@@ -100,8 +99,9 @@ def game_changed_received(
 
 
 def invitation_changed_received(sender: Any, *, invitation: InvitationFacts, **kwargs: Any) -> None:
-    """Tell the inviter how their invitation was answered (`invitation_accepted`, `_declined`,
-    `_expired`), or the invitee that it was withdrawn (`invitation_cancelled`)."""
+    """Queue, in the answer's transaction, the inviter's news of how their invitation was answered
+    (`invitation_accepted`, `_declined`, `_expired`), or the invitee's that it was withdrawn
+    (`invitation_cancelled`)."""
     about = {
         "invitation": invitation["invitation"],
         "game": invitation["game"],
@@ -110,23 +110,28 @@ def invitation_changed_received(sender: Any, *, invitation: InvitationFacts, **k
         "status": invitation["status"],
     }
     if invitation["status"] == InvitationStatus.CANCELLED:
-        delivery.notify(
+        _enqueue(
             user_id=invitation["invitee_id"],
             event="invitation_cancelled",
-            by=invitation["inviter"],
-            **about,
+            data={"by": invitation["inviter"], **about},
         )
     elif invitation["inviter_id"] is not None:
-        delivery.notify(
+        _enqueue(
             user_id=invitation["inviter_id"],
             event=f"invitation_{invitation['status']}",
-            player=invitation["invitee"],
-            **about,
+            data={"player": invitation["invitee"], **about},
         )
 
 
 def news_received(
     sender: Any, *, user_id: int, event: str, data: dict[str, Any], **kwargs: Any
 ) -> None:
-    """Tell one user of an event (`signals.game_news`, `accounts.signals.friend_news`)."""
-    delivery.notify(user_id=user_id, event=event, **data)
+    """Queue one user's news of an event (`signals.game_news`, `accounts.signals.friend_news`) in
+    the transaction of the change it tells of."""
+    _enqueue(user_id=user_id, event=event, data=data)
+
+
+def _enqueue(*, user_id: int, event: str, data: dict[str, Any]) -> None:
+    """Queue one notification, unless it is for the user who made the change."""
+    if user_id != actor_id():
+        tasks.notifications_enqueue(news=[{"user_id": user_id, "event": event, "data": data}])

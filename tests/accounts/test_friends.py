@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
+from django.db import transaction
+from django_tasks_db.models import DBTaskResult
 
 from accounts import friends, selectors
 from accounts.errors import AccountError
 from accounts.models import Block, FriendRequest, Friendship
+from greycircle.notifications.tasks import notifications_send
 from tests.factories import UserFactory, befriend
 
 
-@pytest.fixture
-def notified(monkeypatch):
-    """The `ws/me/` notifications sent, as (user_id, event, data)."""
-    sent: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(
-        "greycircle.notifications.delivery.notify",
-        lambda *, user_id, event, **data: sent.append((user_id, event, data)),
-    )
-    return sent
+def queued() -> list[tuple[int, str, dict]]:
+    """The notifications queued for the task worker (the outbox), oldest first, as
+    (user_id, event, data)."""
+    rows = DBTaskResult.objects.filter(task_path=notifications_send.module_path)
+    return [
+        (item["user_id"], item["event"], item["data"])
+        for row in rows.order_by("enqueued_at", "pk")
+        for item in row.args_kwargs["args"][0]
+    ]
 
 
-@contextmanager
+@contextlib.contextmanager
 def refused(code: str, status: int) -> Iterator[pytest.ExceptionInfo[AccountError]]:
     """Expect a service refusal with this code and HTTP status."""
     with pytest.raises(AccountError) as info:
@@ -34,21 +37,17 @@ def refused(code: str, status: int) -> Iterator[pytest.ExceptionInfo[AccountErro
 
 
 @pytest.mark.django_db
-def test_a_request_waits_for_the_recipient_then_both_are_friends(
-    alice, bob, notified, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        sent = friends.friend_request_send(sender=alice, username="bob")
+def test_a_request_waits_for_the_recipient_then_both_are_friends(alice, bob):
+    sent = friends.friend_request_send(sender=alice, username="bob")
     assert sent.friendship is None
     assert sent.request.from_user == alice
     assert sent.request.to_user == bob
     assert list(selectors.friend_requests_incoming(user=bob)) == [sent.request]
     assert list(selectors.friend_requests_outgoing(user=alice)) == [sent.request]
     assert not selectors.are_friends(user=alice, other=bob)
-    assert notified == [(bob.pk, "friend_request", {"request": sent.request.pk, "by": "alice"})]
+    assert queued() == [(bob.pk, "friend_request", {"request": sent.request.pk, "by": "alice"})]
 
-    with django_capture_on_commit_callbacks(execute=True):
-        mine = friends.friend_request_accept(user=bob, request_id=sent.request.pk)
+    mine = friends.friend_request_accept(user=bob, request_id=sent.request.pk)
 
     assert (mine.user, mine.friend) == (bob, alice)
     assert selectors.are_friends(user=alice, other=bob)
@@ -56,14 +55,20 @@ def test_a_request_waits_for_the_recipient_then_both_are_friends(
     assert [f.friend for f in selectors.friends_of(user=alice)] == [bob]
     assert [f.friend for f in selectors.friends_of(user=bob.pk)] == [alice]
     assert not FriendRequest.objects.exists()
-    assert notified[-1] == (alice.pk, "friend_accepted", {"by": "bob", "user": bob.pk})
+    assert queued()[-1] == (alice.pk, "friend_accepted", {"by": "bob", "user": bob.pk})
 
 
 @pytest.mark.django_db
-def test_nothing_is_notified_when_the_transaction_rolls_back(alice, bob, notified):
-    # Without the commit (this test's transaction is rolled back) no event leaves.
-    friends.friend_request_send(sender=alice, username="bob")
-    assert notified == []
+def test_the_news_is_queued_with_the_change_and_rolls_back_with_it(alice, bob):
+    # The outbox row is written in the request's transaction: no request, no news.
+    inside = []
+    with contextlib.suppress(RuntimeError), transaction.atomic():
+        friends.friend_request_send(sender=alice, username="bob")
+        inside = queued()
+        raise RuntimeError("a failure before the commit")
+    assert [event for _, event, _ in inside] == ["friend_request"]
+    assert not FriendRequest.objects.exists()
+    assert queued() == []
 
 
 @pytest.mark.django_db
@@ -82,17 +87,14 @@ def test_a_second_request_to_the_same_user_is_refused(alice, bob):
 
 
 @pytest.mark.django_db
-def test_asking_someone_who_asked_you_accepts_their_request(
-    alice, bob, notified, django_capture_on_commit_callbacks
-):
+def test_asking_someone_who_asked_you_accepts_their_request(alice, bob):
     friends.friend_request_send(sender=alice, username="bob")
-    with django_capture_on_commit_callbacks(execute=True):
-        sent = friends.friend_request_send(sender=bob, username="alice")
+    sent = friends.friend_request_send(sender=bob, username="alice")
     assert sent.request is None
     assert (sent.friendship.user, sent.friendship.friend) == (bob, alice)
     assert selectors.are_friends(user=alice, other=bob)
     assert not FriendRequest.objects.exists()
-    assert notified == [(alice.pk, "friend_accepted", {"by": "bob", "user": bob.pk})]
+    assert queued()[1:] == [(alice.pk, "friend_accepted", {"by": "bob", "user": bob.pk})]
 
 
 @pytest.mark.django_db
@@ -144,11 +146,12 @@ def test_only_the_sender_cancels(alice, bob, carol):
 
 
 @pytest.mark.django_db
-def test_a_declined_request_is_gone_and_the_sender_may_ask_again(alice, bob, notified):
+def test_a_declined_request_is_gone_and_the_sender_may_ask_again(alice, bob):
     request = friends.friend_request_send(sender=alice, username="bob").request
     friends.friend_request_decline(user=bob, request_id=request.pk)
     assert not FriendRequest.objects.exists()
     assert not selectors.are_friends(user=alice, other=bob)
+    assert [event for _, event, _ in queued()] == ["friend_request"]  # alice is told nothing
     assert friends.friend_request_send(sender=alice, username="bob").request is not None
 
 

@@ -174,7 +174,9 @@ def test_friends_and_blocks_need_a_signed_in_user():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_thread_connections")
-async def test_the_recipient_hears_of_the_request_and_the_sender_of_the_answer_live():
+async def test_the_recipient_hears_of_the_request_and_the_sender_of_the_answer_live(
+    deliver_notifications,
+):
     def signed_in(username: str) -> tuple[APIClient, bytes]:
         client = APIClient()
         client.force_login(UserFactory(username=username))
@@ -195,12 +197,14 @@ async def test_the_recipient_hears_of_the_request_and_the_sender_of_the_answer_l
 
     sent = await sync_to_async(ask)(as_dana, "erin")
     request_id = sent.json()["request"]["id"]
+    await sync_to_async(deliver_notifications)()  # the task worker's part: from the outbox
     heard = await erin.receive_json_from()
     assert heard["type"] == "notification"
     assert heard["notification"] == {"event": "friend_request", "request": request_id, "by": "dana"}
     assert await dana.receive_nothing(timeout=0.1)
 
     await sync_to_async(as_erin.post)(f"{REQUESTS}{request_id}/accept/")
+    await sync_to_async(deliver_notifications)()
     heard = await dana.receive_json_from()
     assert heard["notification"]["event"] == "friend_accepted"
     assert heard["notification"]["by"] == "erin"

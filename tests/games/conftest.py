@@ -156,14 +156,9 @@ def refusal(error_class: type[GameError], call: Callable[..., object], **kwargs)
 
 @pytest.fixture
 def notifications(monkeypatch) -> list[tuple[int, str, dict]]:
-    """The live events the games services send, as (user id, event, data): those sent at once
-    (`delivery.notify`) and those of a game change, which the task worker sends
-    (`delivery.notifications_publish`: run `deliver_notifications()` first)."""
+    """The live events the games services send, as (user id, event, data), which the task
+    worker sends (`delivery.notifications_publish`: run `deliver_notifications()` first)."""
     sent: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(
-        "greycircle.notifications.delivery.notify",
-        lambda *, user_id, event, **data: sent.append((user_id, event, data)),
-    )
     monkeypatch.setattr(
         "greycircle.notifications.delivery.notifications_publish",
         lambda *, news: sent.extend(

@@ -127,26 +127,35 @@ def test_the_deadline_ends_with_the_game(duel, alice, bob):
 
 
 def test_the_player_to_move_is_reminded_once_a_day_before_time_runs_out(
-    duel, alice, notifications, django_capture_on_commit_callbacks
+    duel, alice, notifications, deliver_notifications
 ):
     deadline = duel.move_deadline
+    deliver_notifications()  # the game's start: not under test
+    notifications.clear()
     assert not deadlines_check(now=deadline - DAY - timedelta(minutes=1))
 
-    with django_capture_on_commit_callbacks(execute=True):
-        checked = deadlines_check(now=deadline - DAY + timedelta(minutes=1))
+    checked = deadlines_check(now=deadline - DAY + timedelta(minutes=1))
+    deliver_notifications()
     assert checked.reminded == [duel.pk]
     assert notifications == [
         (
             alice.pk,
             "time_running_out",
             # As JSON, as it is told (greycircle.games.signals) and as `ws/me/` sends it.
-            jsonable({"game": duel.pk, "kind": "tictactoe", "deadline": deadline}),
+            jsonable(
+                {
+                    "game": duel.pk,
+                    "kind": "tictactoe",
+                    "version": duel.version,
+                    "deadline": deadline,
+                }
+            ),
         )
     ]
     assert fresh(duel).version == duel.version  # nothing a page shows has changed
 
-    with django_capture_on_commit_callbacks(execute=True):
-        assert not deadlines_check(now=deadline - timedelta(hours=1))
+    assert not deadlines_check(now=deadline - timedelta(hours=1))
+    deliver_notifications()
     assert len(notifications) == 1
 
 
@@ -232,16 +241,25 @@ def test_nobody_claims_against_a_computer(alice):
 
 
 def test_when_time_is_up_the_check_tells_the_opponent_once_and_every_page(
-    duel, alice, bob, notifications, django_capture_on_commit_callbacks, monkeypatch
+    duel,
+    alice,
+    bob,
+    notifications,
+    django_capture_on_commit_callbacks,
+    deliver_notifications,
+    monkeypatch,
 ):
     published = []
     monkeypatch.setattr(
         "greycircle.games.events.game_envelopes_send", lambda *, game: published.append(game.pk)
     )
     now = duel.move_deadline + timedelta(seconds=1)
+    deliver_notifications()  # the game's start: not under test
+    notifications.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
         checked = deadlines_check(now=now)
+    deliver_notifications()
     assert checked.claimable == [duel.pk]
     assert checked.reminded == []  # too late for a reminder
     assert notifications == [
@@ -254,7 +272,9 @@ def test_when_time_is_up_the_check_tells_the_opponent_once_and_every_page(
 
     with django_capture_on_commit_callbacks(execute=True):
         assert not deadlines_check(now=now + DAY)
+    deliver_notifications()
     assert len(notifications) == 1
+    assert published == [duel.pk]
 
 
 def test_the_check_leaves_a_game_alone_whose_player_moved_in_time(duel, alice):

@@ -100,20 +100,17 @@ def test_an_invited_seat_is_held_and_the_game_waits(alice, bob, carol, settings)
 
 
 def test_the_game_starts_only_when_the_last_invitation_is_accepted(
-    alice, bob, carol, notifications, django_capture_on_commit_callbacks, deliver_notifications
+    alice, bob, carol, notifications, deliver_notifications
 ):
     let_anyone_invite(bob, carol)
     game = invite(alice, bob, carol, kind="kingscorner")
 
-    with django_capture_on_commit_callbacks(execute=True):
-        game = invitations.invitation_accept(invitation_id=invitation_of(game, bob).pk, user=bob)
+    game = invitations.invitation_accept(invitation_id=invitation_of(game, bob).pk, user=bob)
+    deliver_notifications()
     assert game.status == GameStatus.OPEN
     assert (alice.pk, "invitation_accepted") in [(uid, event) for uid, event, _ in notifications]
 
-    with django_capture_on_commit_callbacks(execute=True):
-        game = invitations.invitation_accept(
-            invitation_id=invitation_of(game, carol).pk, user=carol
-        )
+    game = invitations.invitation_accept(invitation_id=invitation_of(game, carol).pk, user=carol)
     deliver_notifications()
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
@@ -180,13 +177,13 @@ def test_accepting_twice_is_refused(alice, bob):
 
 
 def test_a_declined_invitation_cancels_the_game_by_default(
-    alice, bob, carol, notifications, django_capture_on_commit_callbacks
+    alice, bob, carol, notifications, deliver_notifications
 ):
     let_anyone_invite(bob, carol)
     game = invite(alice, bob, carol, kind="kingscorner")
 
-    with django_capture_on_commit_callbacks(execute=True):
-        invitations.invitation_decline(invitation_id=invitation_of(game, bob).pk, user=bob)
+    invitations.invitation_decline(invitation_id=invitation_of(game, bob).pk, user=bob)
+    deliver_notifications()
 
     game.refresh_from_db()
     assert game.status == GameStatus.CANCELLED
@@ -222,9 +219,7 @@ def test_a_bad_on_decline_is_refused(alice, bob):
     )[0] == ("bad_on_decline")
 
 
-def test_the_inviter_withdraws_an_invitation(
-    alice, bob, notifications, django_capture_on_commit_callbacks
-):
+def test_the_inviter_withdraws_an_invitation(alice, bob, notifications, deliver_notifications):
     let_anyone_invite(bob)
     game = invite(alice, bob, on_decline="open_seat")
     invitation = invitation_of(game, bob)
@@ -232,8 +227,8 @@ def test_the_inviter_withdraws_an_invitation(
         GamePermissionDenied, invitations.invitation_cancel, invitation_id=invitation.pk, user=bob
     )[0] == ("not_inviter")
 
-    with django_capture_on_commit_callbacks(execute=True):
-        invitations.invitation_cancel(invitation_id=invitation.pk, user=alice)
+    invitations.invitation_cancel(invitation_id=invitation.pk, user=alice)
+    deliver_notifications()
 
     invitation.refresh_from_db()
     assert invitation.status == InvitationStatus.CANCELLED
@@ -249,7 +244,7 @@ def test_withdrawing_the_game_closes_its_invitations(alice, bob):
 
 
 def test_an_expired_invitation_cannot_be_accepted_and_is_expired_by_the_sweep(
-    alice, bob, carol, notifications, django_capture_on_commit_callbacks
+    alice, bob, carol, notifications, deliver_notifications
 ):
     let_anyone_invite(bob, carol)
     cancelled = invite(alice, bob)
@@ -262,8 +257,8 @@ def test_an_expired_invitation_cannot_be_accepted_and_is_expired_by_the_sweep(
         "This invitation has expired.",
     )
 
-    with django_capture_on_commit_callbacks(execute=True):
-        expired = invitations.invitations_expire()
+    expired = invitations.invitations_expire()
+    deliver_notifications()
 
     assert sorted(expired) == sorted(Invitation.objects.values_list("pk", flat=True))
     assert set(Invitation.objects.values_list("status", flat=True)) == {InvitationStatus.EXPIRED}

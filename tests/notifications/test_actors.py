@@ -187,6 +187,7 @@ async def test_the_actor_still_follows_the_game_but_hears_nothing_on_their_strea
     assert frame["envelope"]["status"] == "finished"
     # The next thing on bob's stream is what carol does next, not his own resignation.
     await sync_to_async(friends.friend_request_send)(sender=carol, username="bob")
+    await sync_to_async(deliver_notifications)()
     heard = await stream.receive_json_from(timeout=5)
     assert heard["notification"]["event"] == "friend_request"
     await game_socket.disconnect()

@@ -35,8 +35,9 @@ async def stream(cookie: bytes) -> tuple[WebsocketCommunicator, dict]:
     return socket, await socket.receive_json_from()
 
 
-async def test_hello_carries_the_unread_count(alice, bob):
+async def test_hello_carries_the_unread_count(alice, bob, deliver_notifications):
     await sync_to_async(friends.friend_request_send)(sender=alice, username="bob")
+    await sync_to_async(deliver_notifications)()
     _, cookie = await sync_to_async(signed_in)(bob)
     socket, hello = await stream(cookie)
     assert hello == {"type": "hello", "user": "bob", "unread_count": 1}
@@ -77,8 +78,9 @@ async def test_each_notification_arrives_with_what_it_did_to_the_inbox(
     await socket.disconnect()
 
 
-async def test_reading_elsewhere_updates_every_stream(alice, bob):
+async def test_reading_elsewhere_updates_every_stream(alice, bob, deliver_notifications):
     await sync_to_async(friends.friend_request_send)(sender=alice, username="bob")
+    await sync_to_async(deliver_notifications)()
     client, cookie = await sync_to_async(signed_in)(bob)
     tab, _ = await stream(cookie)
     other_tab, _ = await stream(cookie)

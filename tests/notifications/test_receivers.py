@@ -1,18 +1,27 @@
 """Who is told what (greycircle.notifications.receivers), from what the platform tells has
-happened (greycircle.games.signals): its arguments are plain JSON, and the news of a game change
-follows from them alone."""
+happened (greycircle.games.signals): its arguments are plain JSON, the news of a game change
+follows from them alone, and every piece of news is queued in its change's transaction."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django_tasks_db.models import DBTaskResult
 
+from accounts import friends
 from greycircle.games import invitations, reminders, services, signals
+from greycircle.games.events import user_group
 from greycircle.games.models import Invitation
 from greycircle.games.services import SeatSpec
+from greycircle.notifications.models import Notification
 from greycircle.notifications.receivers import game_change_news
+from greycircle.notifications.tasks import notifications_send
 from tests.factories import let_anyone_invite
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
@@ -159,3 +168,76 @@ def test_a_seat_taken_is_told_to_the_others_and_a_withdrawn_game_to_its_guests()
     assert news(actor=1, cancelled=True, status="cancelled", to_move=None) == [
         {"user_id": 2, "event": "game_withdrawn", "data": {"by": "alice", **ABOUT}}
     ]
+
+
+# --- The outbox ------------------------------------------------------------------------------
+
+
+def outbox() -> list[tuple[int, str]]:
+    """The notifications queued for the task worker, as (user_id, event)."""
+    rows = DBTaskResult.objects.filter(task_path=notifications_send.module_path)
+    return [(item["user_id"], item["event"]) for row in rows for item in row.args_kwargs["args"][0]]
+
+
+class Undone(Exception):
+    """A failure before the commit."""
+
+
+def friend_request(alice, bob, game) -> tuple[Callable[[], object], object, str]:
+    return lambda: friends.friend_request_send(sender=alice, username="bob"), bob, "friend_request"
+
+
+def invitation_answer(alice, bob, game) -> tuple[Callable[[], object], object, str]:
+    let_anyone_invite(bob)
+    invited = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)], on_decline="open_seat"
+    )
+    invitation = Invitation.objects.get(game=invited)
+    DBTaskResult.objects.all().delete()  # the invitation's own news: not under test
+    return (
+        lambda: invitations.invitation_decline(invitation_id=invitation.pk, user=bob),
+        alice,
+        "invitation_declined",
+    )
+
+
+def reminder(alice, bob, game) -> tuple[Callable[[], object], object, str]:
+    # Reminding is limited per pair (in the cache): the undone reminder must not count.
+    return lambda: reminders.game_poke(game_id=game.pk, user=bob), alice, "reminder"
+
+
+@pytest.mark.django_db  # the test's transaction is never committed: nothing after a commit runs
+@pytest.mark.parametrize("made", [friend_request, invitation_answer, reminder])
+def test_the_news_is_queued_in_its_changes_transaction_and_reaches_the_recipient(
+    made, alice, bob, people_game, deliver_notifications
+):
+    """Before, the news was told after the commit: a failure then lost it (a friend request
+    answered 201 whose recipient never heard of it). Now it rolls back and commits with the
+    change, and the task worker tells it, to the inbox and to `ws/me/`."""
+    from django.core.cache import cache
+
+    change, recipient, event = made(alice, bob, people_game)
+    inside = []
+    with contextlib.suppress(Undone), transaction.atomic():
+        change()
+        inside = outbox()
+        raise Undone
+    assert inside == [(recipient.pk, event)]
+    assert outbox() == []
+    cache.clear()
+
+    change()
+    assert outbox() == [(recipient.pk, event)]
+
+    async def delivered() -> dict:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(recipient.pk), channel)
+        await sync_to_async(deliver_notifications)()
+        return await layer.receive(channel)
+
+    frame = async_to_sync(delivered)()
+    assert frame["notification"]["event"] == event
+    kept = Notification.objects.get(pk=frame["inbox"]["id"])
+    assert (kept.recipient, kept.read) == (recipient, False)
+    assert frame["unread_count"] == Notification.objects.filter(recipient=recipient).count()

@@ -1,10 +1,9 @@
 """The inbox as events fill it: texts written for each recipient, no pile-up, reading.
 
-Events go the real way: services change games and friendships, and after the commit the
-receivers of what happened (greycircle.notifications.receivers) hand each event to
-notification_deliver — at once for friends and reminders; for a game change through the task they
-queue (`notifications_send`), which the tests run with `deliver_notifications()` as the worker
-would.
+Events go the real way: services change games and friendships, the receivers of what happened
+(greycircle.notifications.receivers) queue each event in the change's transaction
+(`notifications_send`), and the tests run the task with `deliver_notifications()` as the worker
+would, which hands each event to notification_deliver.
 """
 
 from __future__ import annotations
@@ -68,8 +67,9 @@ def people_game(alice, bob, deliver_notifications):
 # --- Friends ---------------------------------------------------------------------------------
 
 
-def test_a_friend_request_and_its_acceptance_reach_each_side(alice, bob):
+def test_a_friend_request_and_its_acceptance_reach_each_side(alice, bob, deliver_notifications):
     sent = friends.friend_request_send(sender=alice, username="bob")
+    deliver_notifications()
 
     [request] = Notification.objects.filter(recipient=bob)
     assert (request.kind, request.text, request.link) == (
@@ -82,6 +82,7 @@ def test_a_friend_request_and_its_acceptance_reach_each_side(alice, bob):
     assert notifications_unread_count(user=bob) == 1
 
     friends.friend_request_accept(user=bob, request_id=sent.request.pk)
+    deliver_notifications()
     assert inbox(alice) == [(KIND.FRIEND_ACCEPTED, "bob accepted your friend request")]
 
 
@@ -130,9 +131,10 @@ def test_an_invitation_and_its_answer(alice, bob, deliver_notifications):
     }
 
 
-def test_a_declined_invitation_is_reported_to_the_inviter(alice, bob):
+def test_a_declined_invitation_is_reported_to_the_inviter(alice, bob, deliver_notifications):
     game = invite(alice, bob)
     invitations.invitation_decline(invitation_id=Invitation.objects.get(game=game).pk, user=bob)
+    deliver_notifications()
     assert (KIND.INVITATION_ANSWERED, "bob declined your invitation to play Tic-tac-toe") in inbox(
         alice
     )
@@ -184,6 +186,7 @@ def test_a_reminder_replaces_the_your_turn_of_that_game(
     deliver_notifications()
     assert inbox(bob) == [(KIND.YOUR_TURN, "It is your turn in Tic-tac-toe against alice")]
     reminders.game_poke(game_id=people_game.pk, user=alice)
+    deliver_notifications()
 
     assert inbox(bob) == [(KIND.REMINDER, "alice reminds you it is your turn in Tic-tac-toe")]
 
@@ -345,8 +348,9 @@ def test_marking_read_one_all_and_by_game(alice, bob, people_game, deliver_notif
     assert notifications_unread_count(user=bob) == 0
 
 
-def test_nobody_reads_anothers_notifications(alice, bob):
+def test_nobody_reads_anothers_notifications(alice, bob, deliver_notifications):
     friends.friend_request_send(sender=alice, username="bob")
+    deliver_notifications()
     request = Notification.objects.get(recipient=bob)
 
     with pytest.raises(NotificationNotFound):
