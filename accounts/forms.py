@@ -16,9 +16,24 @@ from django import forms
 from accounts.models import User
 from accounts.services import SETTINGS_FIELDS
 
+# The rows of the notification grid: what happened, as the settings page says it.
+KIND_LABELS = {
+    "friend_request": "Someone sends me a friend request",
+    "friend_accepted": "Someone accepts my friend request",
+    "invitation": "Someone invites me to a game",
+    "invitation_answered": "Someone answers my invitation",
+    "your_turn": "It is my turn in a game with other people",
+    "game_over": "A game I play in is over",
+    "reminder": "A player reminds me of a game",
+    "time_running_out": "My time to move is running out",
+}
+# What never happens to a guest.
+NOT_FOR_GUESTS = ("friend_request", "friend_accepted", "invitation", "invitation_answered")
+CHANNEL_LABELS = {"inbox": "Inbox", "push": "Push", "email": "E-mail"}
+
 
 class UserSettingsForm(forms.Form):
-    """A user's settings: board helpers and which e-mails they want."""
+    """A user's settings: board helpers, invitations and which notifications they want where."""
 
     show_helpers = forms.BooleanField(
         required=False,
@@ -30,30 +45,56 @@ class UserSettingsForm(forms.Form):
         label="Anyone may invite me to a game",
         help_text="Otherwise only my friends can. Nobody I blocked ever can.",
     )
-    email_friend_request = forms.BooleanField(
-        required=False, label="Someone sends me a friend request"
-    )
-    email_game_invitation = forms.BooleanField(required=False, label="Someone invites me to a game")
-    email_your_turn = forms.BooleanField(
+    push_only_away = forms.BooleanField(
         required=False,
-        label="It is my turn in a game with other people",
-        help_text="At most one e-mail per game an hour, and none while I am on the site.",
+        label="No push while I am on the site",
+        help_text="Its open pages tell me already.",
     )
-    email_game_over = forms.BooleanField(required=False, label="A game I play in is over")
-    email_reminder = forms.BooleanField(
+    email_only_away = forms.BooleanField(
         required=False,
-        label="A player reminds me of a game, or my time to move is running out",
+        label="No e-mail while I am on the site",
+        help_text="Its open pages tell me already.",
     )
+    email_digest = forms.BooleanField(
+        required=False,
+        label="A daily e-mail of the games waiting on me",
+        help_text="At most one a day, and only when a game waits on me; apart from the e-mail "
+        "of each turn above.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The notification grid (User.NOTIFICATION_CHANNELS): one box per kind and channel, each
+        # labelled "<row>: <column>" for screen readers (the table shows its row and column).
+        grid = {
+            preference: forms.BooleanField(
+                required=False, label=f"{KIND_LABELS[kind]}: {CHANNEL_LABELS[channel]}"
+            )
+            for kind, channels in User.NOTIFICATION_CHANNELS.items()
+            for channel, preference in channels.items()
+        }
+        self.fields = {name: self.fields.get(name) or grid[name] for name in SETTINGS_FIELDS}
 
     @classmethod
     def for_user(cls, user: User, data: Any = None) -> UserSettingsForm:
         """The form filled with `user`'s current settings (and bound to `data` when given).
 
         A guest has no e-mail address, so no e-mail settings either; nor can anyone invite a
-        guest to a game (greycircle.games.services), so no invitation setting."""
+        guest to a game (greycircle.games.services) or be their friend (accounts.friends), so
+        no setting about invitations or friends."""
         form = cls(data, initial={name: getattr(user, name) for name in SETTINGS_FIELDS})
         if user.is_guest:
-            for name in (*User.EMAIL_PREFERENCES, "accept_invitations_from_anyone"):
+            never = [
+                name
+                for kind in NOT_FOR_GUESTS
+                for name in User.NOTIFICATION_CHANNELS[kind].values()
+            ]
+            for name in {
+                *never,
+                *User.EMAIL_PREFERENCES,
+                "email_only_away",
+                "accept_invitations_from_anyone",
+            }:
                 del form.fields[name]
         return form
 
@@ -63,8 +104,37 @@ class UserSettingsForm(forms.Form):
     def invitation_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("accept_invitations_from_anyone",) if name in self.fields]
 
-    def email_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in User.EMAIL_PREFERENCES if name in self.fields]
+    def notification_channels(self) -> list[str]:
+        """The grid's columns: the channels this form has a box of (a guest has no e-mail)."""
+        return [
+            label
+            for channel, label in CHANNEL_LABELS.items()
+            if any(
+                channels.get(channel) in self.fields
+                for channels in User.NOTIFICATION_CHANNELS.values()
+            )
+        ]
+
+    def notification_rows(self) -> list[tuple[str, list[forms.BoundField | None]]]:
+        """The grid's rows: each kind's label and its box per column (None: never sent there)."""
+        columns = [
+            channel
+            for channel, label in CHANNEL_LABELS.items()
+            if label in self.notification_channels()
+        ]
+        rows = []
+        for kind, channels in User.NOTIFICATION_CHANNELS.items():
+            names = [channels.get(channel) for channel in columns]
+            boxes = [self[name] if name in self.fields else None for name in names]
+            if any(boxes):
+                rows.append((KIND_LABELS[kind], boxes))
+        return rows
+
+    def away_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("push_only_away", "email_only_away") if name in self.fields]
+
+    def digest_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("email_digest",) if name in self.fields]
 
 
 class UsernameForm(forms.Form):

@@ -39,11 +39,45 @@ class User(AbstractUser):
         default=False,
         help_text="Let anyone invite me to a game, not only my friends (never someone I blocked).",
     )
+    # Notification preferences: one per kind of event and channel it is really sent on
+    # (NOTIFICATION_CHANNELS below; greycircle.notifications.preferences reads them).
+    inbox_friend_request = models.BooleanField("inbox: friend requests", default=True)
+    inbox_friend_accepted = models.BooleanField("inbox: friend requests accepted", default=True)
+    inbox_invitation = models.BooleanField("inbox: game invitations", default=True)
+    inbox_invitation_answered = models.BooleanField(
+        "inbox: answers to my invitations", default=True
+    )
+    inbox_your_turn = models.BooleanField("inbox: my turn", default=True)
+    inbox_game_over = models.BooleanField("inbox: games over", default=True)
+    inbox_reminder = models.BooleanField("inbox: reminders", default=True)
+    inbox_time_running_out = models.BooleanField("inbox: time running out", default=True)
+    push_friend_request = models.BooleanField("push on friend requests", default=True)
+    push_friend_accepted = models.BooleanField("push on friend requests accepted", default=False)
+    push_invitation = models.BooleanField("push on game invitations", default=True)
+    push_invitation_answered = models.BooleanField(
+        "push on answers to my invitations", default=False
+    )
+    push_your_turn = models.BooleanField("push when it is my turn", default=True)
+    push_game_over = models.BooleanField("push when a game ends", default=True)
+    push_reminder = models.BooleanField("push reminders for waiting games", default=True)
+    push_time_running_out = models.BooleanField("push when my time runs out", default=True)
+    push_only_away = models.BooleanField(
+        "no push while I am on the site", default=True, help_text="Its pages tell me already."
+    )
     email_friend_request = models.BooleanField("e-mail on friend requests", default=True)
     email_game_invitation = models.BooleanField("e-mail on game invitations", default=True)
     email_your_turn = models.BooleanField("e-mail when it is my turn", default=False)
     email_game_over = models.BooleanField("e-mail when a game ends", default=True)
     email_reminder = models.BooleanField("e-mail reminders for waiting games", default=True)
+    email_time_running_out = models.BooleanField("e-mail when my time runs out", default=True)
+    email_only_away = models.BooleanField(
+        "no e-mail while I am on the site", default=True, help_text="Its pages tell me already."
+    )
+    email_digest = models.BooleanField(
+        "a daily e-mail of the games waiting on me",
+        default=False,
+        help_text="At most one a day, only when a game waits on me.",
+    )
     # A guest plays at once, without username, e-mail or password of their own choosing
     # (accounts.guests); they can become a full account later, keeping their games.
     is_guest = models.BooleanField(
@@ -71,12 +105,60 @@ class User(AbstractUser):
             ),
         ]
 
+    # Which channel each kind of event is sent on, and the preference that asks for it: the
+    # settings page's grid (a row per kind, a box where the kind is really sent). The kinds are
+    # greycircle.notifications.models.NotificationKind's (accounts may not import the platform;
+    # tests/notifications/test_preferences.py checks that they match). Every kind is kept in the
+    # inbox and pushed; only some are mailed.
+    NOTIFICATION_CHANNELS: dict[str, dict[str, str]] = {
+        "friend_request": {
+            "inbox": "inbox_friend_request",
+            "push": "push_friend_request",
+            "email": "email_friend_request",
+        },
+        "friend_accepted": {"inbox": "inbox_friend_accepted", "push": "push_friend_accepted"},
+        "invitation": {
+            "inbox": "inbox_invitation",
+            "push": "push_invitation",
+            "email": "email_game_invitation",
+        },
+        "invitation_answered": {
+            "inbox": "inbox_invitation_answered",
+            "push": "push_invitation_answered",
+        },
+        "your_turn": {
+            "inbox": "inbox_your_turn",
+            "push": "push_your_turn",
+            "email": "email_your_turn",
+        },
+        "game_over": {
+            "inbox": "inbox_game_over",
+            "push": "push_game_over",
+            "email": "email_game_over",
+        },
+        "reminder": {"inbox": "inbox_reminder", "push": "push_reminder", "email": "email_reminder"},
+        "time_running_out": {
+            "inbox": "inbox_time_running_out",
+            "push": "push_time_running_out",
+            "email": "email_time_running_out",
+        },
+    }
+    # The preferences a mail's unsubscribe link may turn off (greycircle.notifications.mail).
     EMAIL_PREFERENCES = (
         "email_friend_request",
         "email_game_invitation",
         "email_your_turn",
         "email_game_over",
         "email_reminder",
+        "email_time_running_out",
+        "email_digest",
+    )
+    # Every notification preference, as the settings, the API and "my data" list them.
+    NOTIFICATION_PREFERENCES = (
+        *(name for channels in NOTIFICATION_CHANNELS.values() for name in channels.values()),
+        "push_only_away",
+        "email_only_away",
+        "email_digest",
     )
 
     @property

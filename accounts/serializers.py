@@ -22,7 +22,7 @@ class MeSerializer(serializers.ModelSerializer):
             "is_guest",
             "show_helpers",
             "accept_invitations_from_anyone",
-            *User.EMAIL_PREFERENCES,
+            *User.NOTIFICATION_PREFERENCES,
         ]
         read_only_fields = ["id", "username", "email", "date_joined", "is_guest"]
 

@@ -6,7 +6,11 @@ from typing import Any
 
 from accounts.models import User
 
-SETTINGS_FIELDS = ("show_helpers", "accept_invitations_from_anyone", *User.EMAIL_PREFERENCES)
+SETTINGS_FIELDS = (
+    "show_helpers",
+    "accept_invitations_from_anyone",
+    *User.NOTIFICATION_PREFERENCES,
+)
 
 
 def user_settings_update(*, user: User, changes: dict[str, Any]) -> User:

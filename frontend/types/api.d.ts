@@ -2503,16 +2503,65 @@ export interface components {
             show_helpers?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** Inbox: friend requests */
+            inbox_friend_request?: boolean;
+            /** Push on friend requests */
+            push_friend_request?: boolean;
             /** E-mail on friend requests */
             email_friend_request?: boolean;
+            /** Inbox: friend requests accepted */
+            inbox_friend_accepted?: boolean;
+            /** Push on friend requests accepted */
+            push_friend_accepted?: boolean;
+            /** Inbox: game invitations */
+            inbox_invitation?: boolean;
+            /** Push on game invitations */
+            push_invitation?: boolean;
             /** E-mail on game invitations */
             email_game_invitation?: boolean;
+            /** Inbox: answers to my invitations */
+            inbox_invitation_answered?: boolean;
+            /** Push on answers to my invitations */
+            push_invitation_answered?: boolean;
+            /** Inbox: my turn */
+            inbox_your_turn?: boolean;
+            /** Push when it is my turn */
+            push_your_turn?: boolean;
             /** E-mail when it is my turn */
             email_your_turn?: boolean;
+            /** Inbox: games over */
+            inbox_game_over?: boolean;
+            /** Push when a game ends */
+            push_game_over?: boolean;
             /** E-mail when a game ends */
             email_game_over?: boolean;
+            /** Inbox: reminders */
+            inbox_reminder?: boolean;
+            /** Push reminders for waiting games */
+            push_reminder?: boolean;
             /** E-mail reminders for waiting games */
             email_reminder?: boolean;
+            /** Inbox: time running out */
+            inbox_time_running_out?: boolean;
+            /** Push when my time runs out */
+            push_time_running_out?: boolean;
+            /** E-mail when my time runs out */
+            email_time_running_out?: boolean;
+            /**
+             * No push while I am on the site
+             * @description Its pages tell me already.
+             */
+            push_only_away?: boolean;
+            /**
+             * No e-mail while I am on the site
+             * @description Its pages tell me already.
+             */
+            email_only_away?: boolean;
+            /**
+             * A daily e-mail of the games waiting on me
+             * @description At most one a day, only when a game waits on me.
+             */
+            email_digest?: boolean;
         };
         /** @description A frame `ws/me/` sends. */
         MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
@@ -2718,16 +2767,65 @@ export interface components {
             show_helpers?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** Inbox: friend requests */
+            inbox_friend_request?: boolean;
+            /** Push on friend requests */
+            push_friend_request?: boolean;
             /** E-mail on friend requests */
             email_friend_request?: boolean;
+            /** Inbox: friend requests accepted */
+            inbox_friend_accepted?: boolean;
+            /** Push on friend requests accepted */
+            push_friend_accepted?: boolean;
+            /** Inbox: game invitations */
+            inbox_invitation?: boolean;
+            /** Push on game invitations */
+            push_invitation?: boolean;
             /** E-mail on game invitations */
             email_game_invitation?: boolean;
+            /** Inbox: answers to my invitations */
+            inbox_invitation_answered?: boolean;
+            /** Push on answers to my invitations */
+            push_invitation_answered?: boolean;
+            /** Inbox: my turn */
+            inbox_your_turn?: boolean;
+            /** Push when it is my turn */
+            push_your_turn?: boolean;
             /** E-mail when it is my turn */
             email_your_turn?: boolean;
+            /** Inbox: games over */
+            inbox_game_over?: boolean;
+            /** Push when a game ends */
+            push_game_over?: boolean;
             /** E-mail when a game ends */
             email_game_over?: boolean;
+            /** Inbox: reminders */
+            inbox_reminder?: boolean;
+            /** Push reminders for waiting games */
+            push_reminder?: boolean;
             /** E-mail reminders for waiting games */
             email_reminder?: boolean;
+            /** Inbox: time running out */
+            inbox_time_running_out?: boolean;
+            /** Push when my time runs out */
+            push_time_running_out?: boolean;
+            /** E-mail when my time runs out */
+            email_time_running_out?: boolean;
+            /**
+             * No push while I am on the site
+             * @description Its pages tell me already.
+             */
+            push_only_away?: boolean;
+            /**
+             * No e-mail while I am on the site
+             * @description Its pages tell me already.
+             */
+            email_only_away?: boolean;
+            /**
+             * A daily e-mail of the games waiting on me
+             * @description At most one a day, only when a game waits on me.
+             */
+            email_digest?: boolean;
         };
         /** @description The one frame clients send, on either socket; answered with a `pong`. */
         PingFrame: {
@@ -2905,16 +3003,65 @@ export interface components {
             show_helpers?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** Inbox: friend requests */
+            inbox_friend_request?: boolean;
+            /** Push on friend requests */
+            push_friend_request?: boolean;
             /** E-mail on friend requests */
             email_friend_request?: boolean;
+            /** Inbox: friend requests accepted */
+            inbox_friend_accepted?: boolean;
+            /** Push on friend requests accepted */
+            push_friend_accepted?: boolean;
+            /** Inbox: game invitations */
+            inbox_invitation?: boolean;
+            /** Push on game invitations */
+            push_invitation?: boolean;
             /** E-mail on game invitations */
             email_game_invitation?: boolean;
+            /** Inbox: answers to my invitations */
+            inbox_invitation_answered?: boolean;
+            /** Push on answers to my invitations */
+            push_invitation_answered?: boolean;
+            /** Inbox: my turn */
+            inbox_your_turn?: boolean;
+            /** Push when it is my turn */
+            push_your_turn?: boolean;
             /** E-mail when it is my turn */
             email_your_turn?: boolean;
+            /** Inbox: games over */
+            inbox_game_over?: boolean;
+            /** Push when a game ends */
+            push_game_over?: boolean;
             /** E-mail when a game ends */
             email_game_over?: boolean;
+            /** Inbox: reminders */
+            inbox_reminder?: boolean;
+            /** Push reminders for waiting games */
+            push_reminder?: boolean;
             /** E-mail reminders for waiting games */
             email_reminder?: boolean;
+            /** Inbox: time running out */
+            inbox_time_running_out?: boolean;
+            /** Push when my time runs out */
+            push_time_running_out?: boolean;
+            /** E-mail when my time runs out */
+            email_time_running_out?: boolean;
+            /**
+             * No push while I am on the site
+             * @description Its pages tell me already.
+             */
+            push_only_away?: boolean;
+            /**
+             * No e-mail while I am on the site
+             * @description Its pages tell me already.
+             */
+            email_only_away?: boolean;
+            /**
+             * A daily e-mail of the games waiting on me
+             * @description At most one a day, only when a game waits on me.
+             */
+            email_digest?: boolean;
         };
         /** @enum {string} */
         SocketErrorCodeEnum: "malformed" | "too_large" | "too_deep" | "unsupported";

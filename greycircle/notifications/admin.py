@@ -14,11 +14,11 @@ from greycircle.notifications.models import Notification
 
 @admin.register(Notification)
 class NotificationAdmin(GameRecordAdmin):
-    list_display = ("created", "recipient", "kind", "text", "game_link", "read")
+    list_display = ("created", "recipient", "kind", "text", "game_link", "read", "in_inbox")
     list_display_links = ("created",)
-    list_filter = ("kind", "read", "created")
+    list_filter = ("kind", "read", "in_inbox", "created")
     search_fields = ("recipient__username",)
     search_help_text = "Search by the recipient's username."
     list_select_related = ("recipient", "game")
     date_hierarchy = "created"
-    fields = ("created", "recipient", "kind", "text", "link", "game_link", "read")
+    fields = ("created", "recipient", "kind", "text", "link", "game_link", "read", "in_inbox")

@@ -10,7 +10,8 @@ class NotificationsConfig(AppConfig):
         from accounts.signals import friend_news
         from greycircle.api.schema import components_publish
         from greycircle.games import signals
-        from greycircle.notifications import frames, receivers
+        from greycircle.notifications import digest, frames, mail_tasks, receivers
+        from greycircle.runtime.sweeps import sweep_register
 
         components_publish(*frames.PUBLISHED)  # `ws/me/`'s frames, in `/api/schema/`
         # What happened, told to whom it concerns (greycircle.notifications.receivers).
@@ -22,3 +23,6 @@ class NotificationsConfig(AppConfig):
         )
         signals.game_news.connect(receivers.news_received, dispatch_uid="notifications.game_news")
         friend_news.connect(receivers.news_received, dispatch_uid="notifications.friend_news")
+        sweep_register(
+            name="daily digests", run=mail_tasks.digests_send, every=digest.digest_sweep_period
+        )

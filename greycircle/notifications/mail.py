@@ -1,11 +1,12 @@
 """E-mail for notifications: which are mailed to whom, the message, and one-click unsubscribing.
 
-A notification is mailed when its recipient is active, has a verified primary address and wants
-mail of its kind (the `email_*` preference of PREFERENCE_OF_KIND). "Your turn" is mailed only in
-games with at least two people, never while the recipient is on the site, and at most once per
-game an hour. Mail goes through the task queue (mail_tasks.notification_mail_enqueue queues
+A notification is mailed when its recipient is active, has a verified primary address, wants
+mail of its kind (the `email_*` preference of PREFERENCE_OF_KIND; greycircle.notifications
+.preferences) and is not on the site, unless they want mail then too (`email_only_away` off).
+"Your turn" is mailed only in games with at least two people, and at most once per game an
+hour. Mail goes through the task queue (mail_tasks.notification_mail_enqueue queues
 mail_tasks.notification_mail_send, whose body is `notification_mail_deliver`), which checks all
-of this again when it sends.
+of this again when it sends. The daily digest is greycircle.notifications.digest.
 
 Only verified addresses get mail: verification is optional on this site, and mailing an address
 nobody confirmed would let anyone make the site write to a stranger.
@@ -26,21 +27,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from greycircle import presence
 from greycircle.games.models import GameStatus, Seat
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
+from greycircle.notifications.preferences import Channel, away_refusal
 
 logger = logging.getLogger(__name__)
 
 # The preference (a field of accounts.User) that asks for mail of each kind; kinds not here are
-# never mailed (they are in the inbox).
+# never mailed (they are in the inbox, and pushed).
 PREFERENCE_OF_KIND: dict[str, str] = {
-    NotificationKind.FRIEND_REQUEST: "email_friend_request",
-    NotificationKind.INVITATION: "email_game_invitation",
-    NotificationKind.YOUR_TURN: "email_your_turn",
-    NotificationKind.GAME_OVER: "email_game_over",
-    NotificationKind.REMINDER: "email_reminder",
-    NotificationKind.TIME_RUNNING_OUT: "email_reminder",
+    kind: channels[Channel.EMAIL]
+    for kind, channels in User.NOTIFICATION_CHANNELS.items()
+    if Channel.EMAIL in channels
 }
 
 # What each preference is about, as the mail's footer and the unsubscribe page say it.
@@ -49,7 +47,9 @@ PREFERENCE_TOPIC: dict[str, str] = {
     "email_game_invitation": "invitations to games",
     "email_your_turn": "your turn in a game",
     "email_game_over": "games that are over",
-    "email_reminder": "reminders and time running out in your games",
+    "email_reminder": "reminders of your games",
+    "email_time_running_out": "time running out in your games",
+    "email_digest": "the games waiting on you, once a day",
 }
 
 # The button of each kind's mail.
@@ -104,13 +104,17 @@ def mail_refusal(notification: Notification) -> str | None:
         return "recipient inactive"
     if not getattr(user, preference):
         return "recipient opted out"
-    if notification.kind == NotificationKind.YOUR_TURN:
-        if notification.game_id is None or _human_seats(notification.game_id) < 2:
-            return "not a game between people"
-        if presence.user_is_online(user.pk):
-            return "recipient online"
-        if _your_turn_mailed_recently(user_id=user.pk, game_id=notification.game_id):
-            return "mailed about this game within the hour"
+    if notification.kind == NotificationKind.YOUR_TURN and (
+        notification.game_id is None or _human_seats(notification.game_id) < 2
+    ):
+        return "not a game between people"
+    away = away_refusal(user=user, channel=Channel.EMAIL)
+    if away is not None:
+        return away
+    if notification.kind == NotificationKind.YOUR_TURN and _your_turn_mailed_recently(
+        user_id=user.pk, game_id=notification.game_id
+    ):
+        return "mailed about this game within the hour"
     if mail_address(user) is None:
         return "no verified primary address"
     return None

@@ -7,7 +7,8 @@ from django.db import models
 
 
 class NotificationKind(models.TextChoices):
-    """Every kind of notification. The e-mail preferences (accounts.User.email_*) name some."""
+    """Every kind of notification. The preferences (accounts.User.NOTIFICATION_CHANNELS) name
+    each, per channel (greycircle.notifications.preferences)."""
 
     FRIEND_REQUEST = "friend_request", "Friend request"
     FRIEND_ACCEPTED = "friend_accepted", "Friend request accepted"
@@ -36,6 +37,11 @@ class Notification(models.Model):
         "game's play, or kept before versions were recorded): an older event never replaces it.",
     )
     read = models.BooleanField(default=False)
+    in_inbox = models.BooleanField(
+        default=True,
+        help_text="False: its recipient wants no inbox for its kind; kept for push, e-mail and "
+        "the game's order only (greycircle.notifications.preferences).",
+    )
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -76,3 +82,16 @@ class MailSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} mail to {self.recipient_id} at {self.sent_at:%Y-%m-%d %H:%M}"
+
+
+class DigestSent(models.Model):
+    """When a player's daily digest was last sent (greycircle.notifications.digest): one row per
+    player, claimed before each digest, so that one goes at most once in DIGEST_INTERVAL."""
+
+    recipient = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    sent_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"digest to {self.recipient_id} at {self.sent_at:%Y-%m-%d %H:%M}"

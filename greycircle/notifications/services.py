@@ -23,6 +23,9 @@ Choices:
   notifications (its invitation) are marked read, since nothing is left to do about them.
 - Opening a game's page reads that game's notifications; opening the friends page reads the
   friend requests and answers.
+- A kind the recipient keeps out of their inbox (greycircle.notifications.preferences) is kept
+  hidden (`in_inbox` False): not listed nor counted, the frame's `inbox` null; it still orders
+  the game's notifications and is pushed and mailed as the recipient asks.
 - Marking read publishes the new unread count on `ws/me/` (`{"type": "unread"}`), so every tab
   and app of the user corrects its badge.
 """
@@ -38,9 +41,10 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from accounts.models import User
 from greycircle.games import events
 from greycircle.games.models import Game, Seat
-from greycircle.notifications import mail_tasks, texts
+from greycircle.notifications import mail_tasks, preferences, texts
 from greycircle.notifications.errors import NotificationNotFound
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
 from greycircle.notifications.selectors import notifications_unread_count
@@ -77,7 +81,11 @@ class Delivery:
     def frame(self) -> dict[str, Any]:
         """The members a `ws/me/` notification frame carries besides the event."""
         return {
-            "inbox": notification_json(self.notification) if self.notification else None,
+            "inbox": (
+                notification_json(self.notification)
+                if self.notification is not None and self.notification.in_inbox
+                else None
+            ),
             "removed": self.removed,
             "read": self.read,
             "unread_count": self.unread_count,
@@ -131,12 +139,21 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
         if event in SETTLES_GAME and game is not None:
             read = _mark_read(Notification.objects.filter(recipient_id=user_id, game_id=game.pk))
         if draft is not None:
+            # Loaded with the seats, or here: the inbox, push and mail preferences are its.
+            recipient = next((seat.user for seat in seats if seat.user_id == user_id), None)
+            if recipient is None:
+                recipient = User.objects.filter(pk=user_id).first()
+            in_inbox = recipient is None or preferences.channel_wanted(
+                user=recipient, kind=draft.kind, channel=preferences.Channel.INBOX
+            )
             if earlier:
                 notification, *extra = earlier
                 removed = [other.pk for other in extra]  # from before one per game was kept
                 if removed:
                     Notification.objects.filter(pk__in=removed).delete()
-                _refresh(notification, draft, version=version)
+                if notification.in_inbox and not in_inbox:
+                    removed.append(notification.pk)  # out of the inbox, as its kind now is
+                _refresh(notification, draft, version=version, in_inbox=in_inbox)
             else:
                 notification = Notification(
                     recipient_id=user_id,
@@ -145,11 +162,11 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
                     link=draft.link,
                     game_id=draft.game_id,
                     game_version=version if draft.game_id is not None else None,
+                    in_inbox=in_inbox,
                 )
                 row_insert(notification)
-            seated = next((seat.user for seat in seats if seat.user_id == user_id), None)
-            if seated is not None:  # already loaded with the seats: spare the mail check a query
-                notification.recipient = seated
+            if recipient is not None:
+                notification.recipient = recipient
             mail_tasks.notification_mail_enqueue(notification=notification)
             notification_kept.send(sender=Notification, notification=notification)
     return Delivery(
@@ -225,7 +242,9 @@ def _fit(text: str) -> str:
     return text[: Notification._meta.get_field("text").max_length]
 
 
-def _refresh(notification: Notification, draft: texts.Draft, *, version: int | None) -> None:
+def _refresh(
+    notification: Notification, draft: texts.Draft, *, version: int | None, in_inbox: bool
+) -> None:
     """Make the earlier `notification` say `draft`, unread and new (see the module)."""
     if getattr(notification, "mailed", False):
         MailSent.objects.filter(notification=notification).update(notification=None)
@@ -235,7 +254,10 @@ def _refresh(notification: Notification, draft: texts.Draft, *, version: int | N
     notification.read = False
     notification.created = timezone.now()
     notification.game_version = version
-    row_update(notification, ["kind", "text", "link", "read", "created", "game_version"])
+    notification.in_inbox = in_inbox
+    row_update(
+        notification, ["kind", "text", "link", "read", "created", "game_version", "in_inbox"]
+    )
 
 
 def notification_mark_read(*, user: Any, notification_id: int) -> Notification:

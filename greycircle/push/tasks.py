@@ -12,8 +12,8 @@ from datetime import timedelta
 from django.utils import timezone
 from django_tasks import task
 
-from greycircle import presence
 from greycircle.notifications.models import Notification
+from greycircle.notifications.preferences import push_refusal
 from greycircle.notifications.tasks import NOTIFICATIONS_PRIORITY, NOTIFICATIONS_QUEUE
 from greycircle.push import app_push, webpush
 from greycircle.push.models import PushDevice, WebPushSubscription
@@ -57,12 +57,14 @@ def app_push_send(
 
 def push_enqueue(*, notification: Notification) -> bool:
     """Queue the push of `notification` to its recipient's browsers and apps, if they have any
-    and are not on the site now (all checked again when it is sent); whether any was queued.
+    and want it (its kind pushed, and not while they are on the site unless they asked to:
+    greycircle.notifications.preferences; all checked again when it is sent); whether any was
+    queued.
 
     The tasks are rows in the caller's transaction: queued only if the notification is kept.
     """
     user_id = notification.recipient_id
-    if presence.user_is_online(user_id):
+    if push_refusal(user=notification.recipient, kind=notification.kind) is not None:
         return False
     queued = False
     if WebPushSubscription.objects.filter(user_id=user_id).exists():

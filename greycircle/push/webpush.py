@@ -38,9 +38,9 @@ import httpx
 from django.utils import timezone
 from pywebpush import WebPusher, WebPushException
 
-from greycircle import presence
 from greycircle.notifications.mail import site_url
 from greycircle.notifications.models import Notification, NotificationKind
+from greycircle.notifications.preferences import push_refusal
 from greycircle.push.keys import vapid_signer, vapid_subject
 from greycircle.push.models import WebPushSubscription
 
@@ -93,14 +93,15 @@ def _topic(notification: Notification) -> str:
 
 def notification_pushable(notification_id: int) -> Notification | None:
     """Notification `notification_id` with its recipient, if it is still to be pushed: not read
-    nor gone, its recipient active and not on the site."""
+    nor gone, its recipient active and wanting it (greycircle.notifications.preferences: its
+    kind pushed, not while they are on the site unless they asked to)."""
     notification = (
         Notification.objects.select_related("recipient").filter(pk=notification_id).first()
     )
     if notification is None or notification.read:
         return None
     recipient = notification.recipient
-    if not recipient.is_active or presence.user_is_online(recipient.pk):
+    if not recipient.is_active or push_refusal(user=recipient, kind=notification.kind):
         return None
     return notification
 

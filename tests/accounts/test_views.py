@@ -325,11 +325,9 @@ def test_settings_post_saves_every_field_and_says_so(browser_client, alice):
     assert {name: getattr(alice, name) for name in SETTINGS_FIELDS} == {
         "show_helpers": False,
         "accept_invitations_from_anyone": True,
-        "email_friend_request": False,
-        "email_game_invitation": False,
+        **dict.fromkeys(User.NOTIFICATION_PREFERENCES, False),
         "email_your_turn": True,
         "email_game_over": True,
-        "email_reminder": False,
     }
     page = browser_client.get(response.url)
     assert "Your settings have been saved." in page.content.decode()
@@ -354,7 +352,19 @@ def test_a_guests_settings_say_what_an_account_gives_instead_of_invitations(clie
 
     response = client.get("/settings/")
 
-    assert tuple(response.context["form"].fields) == ("show_helpers",)
+    # Nor of friends and invitations, which never reach a guest, nor any e-mail.
+    assert tuple(response.context["form"].fields) == (
+        "show_helpers",
+        "inbox_your_turn",
+        "push_your_turn",
+        "inbox_game_over",
+        "push_game_over",
+        "inbox_reminder",
+        "push_reminder",
+        "inbox_time_running_out",
+        "push_time_running_out",
+        "push_only_away",
+    )
     html = response.content.decode()
     assert "Anyone may invite me" not in html
     assert "Nobody can invite a guest to a game." in html

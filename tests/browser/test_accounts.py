@@ -42,8 +42,12 @@ def test_sign_up_change_a_setting_log_out_and_log_in_by_e_mail(page: Page, asgi_
     saved = page.get_by_role("status").filter(has_text="Your settings have been saved.")
     expect(saved).to_have_text("Your settings have been saved.")
     expect(page.get_by_label("Show helpers")).not_to_be_checked()
-    expect(page.get_by_label("It is my turn")).not_to_be_checked()
-    expect(page.get_by_label("Someone invites me to a game")).to_be_checked()
+    # The notification grid: a box per kind and channel, each labelled with its row and column.
+    expect(
+        page.get_by_label("It is my turn in a game with other people: E-mail")
+    ).not_to_be_checked()
+    expect(page.get_by_label("It is my turn in a game with other people: Push")).to_be_checked()
+    expect(page.get_by_label("Someone invites me to a game: E-mail")).to_be_checked()
     dora = User.objects.get(username="dora")
     assert dora.show_helpers is False
     assert dora.email_game_invitation is True

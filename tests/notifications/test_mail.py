@@ -28,7 +28,7 @@ MAILED = [
     (NotificationKind.YOUR_TURN, "email_your_turn"),
     (NotificationKind.GAME_OVER, "email_game_over"),
     (NotificationKind.REMINDER, "email_reminder"),
-    (NotificationKind.TIME_RUNNING_OUT, "email_reminder"),
+    (NotificationKind.TIME_RUNNING_OUT, "email_time_running_out"),
 ]
 
 

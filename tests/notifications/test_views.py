@@ -62,11 +62,11 @@ def test_one_click_unsubscribe_from_the_mail_header(alice, mailoutbox, settings,
     )
 
     assert response.status_code == 200
-    assert preferences(alice)["email_reminder"] is False
+    assert preferences(alice)["email_time_running_out"] is False
     assert preferences(alice)["email_game_over"] is True
     # No more of that kind; other kinds still come.
-    mail.notification_mail_deliver(notification_id=notify(alice, NotificationKind.REMINDER).pk)
-    mail.notification_mail_deliver(notification_id=notify(alice, NotificationKind.GAME_OVER).pk)
+    for kind in (NotificationKind.TIME_RUNNING_OUT, NotificationKind.GAME_OVER):
+        mail.notification_mail_deliver(notification_id=notify(alice, kind).pk)
     assert [m.subject for m in mailoutbox[1:]] == ["Game over for alice"]
 
 
@@ -106,17 +106,3 @@ def test_the_token_of_another_user_cannot_be_made_from_ones_own(alice, bob, clie
     response = client.post(f"/unsubscribe/{swapped}:{signature}/")
     assert response.status_code == 400
     assert preferences(bob)["email_game_over"] is True
-
-
-def test_settings_show_the_five_mails_that_are_sent(alice, client):
-    client.force_login(alice)
-    content = client.get("/settings/").content.decode()
-    for label in (
-        "Someone sends me a friend request",
-        "Someone invites me to a game",
-        "It is my turn in a game with other people",
-        "A game I play in is over",
-        "A player reminds me of a game, or my time to move is running out",
-    ):
-        assert label in content
-    assert set(mail.PREFERENCE_OF_KIND.values()) == set(User.EMAIL_PREFERENCES)
