@@ -15,6 +15,7 @@ from greycircle.games.services import SeatSpec
 from greycircle.notifications import mail, preferences, selectors
 from greycircle.notifications.models import Notification, NotificationKind
 from greycircle.notifications.services import notification_deliver
+from greycircle.players.data import account_data_export
 from greycircle.push import tasks as push_tasks
 from greycircle.push import webpush
 from greycircle.push.models import WebPushSubscription
@@ -274,3 +275,13 @@ def test_the_api_reads_and_changes_each_preference(alice, client_for):
     assert response.status_code == 200
     alice.refresh_from_db()
     assert (alice.push_your_turn, alice.email_digest) == (False, True)
+
+
+def test_my_data_holds_every_preference(alice):
+    User.objects.filter(pk=alice.pk).update(push_your_turn=False, email_digest=True)
+    alice.refresh_from_db()
+    settings = account_data_export(user=alice)["settings"]
+    assert {name: settings[name] for name in User.NOTIFICATION_PREFERENCES} == {
+        name: getattr(alice, name) for name in User.NOTIFICATION_PREFERENCES
+    }
+    assert (settings["push_your_turn"], settings["email_digest"]) == (False, True)
