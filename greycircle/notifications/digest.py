@@ -5,7 +5,8 @@ which they may keep on or off). The games are those of their "Waiting on you" li
 (greycircle.games.selectors.games_for_user, `my_turn`): their move in a game in play, or an
 invitation to answer. A digest goes only when at least one game waits, to a verified primary
 address (as every mail: greycircle.notifications.mail), not while the player is on the site
-(the list is in front of them: the sweep tries again later), and at most once in
+unless they want e-mail then too (the list is in front of them: the sweep tries again later),
+and at most once in
 DIGEST_INTERVAL: a DigestSent row per player is claimed, in the sweep's transaction that queues
 the mail, so two workers' sweeps never both send one. A crash or a mail server refusing after
 the claim loses that day's digest rather than risk two.

@@ -47,11 +47,14 @@ def digest_mail_send(user_id: int) -> bool:
 
 def digests_send() -> int:
     """The daily digests' sweep (registered in apps.py): claim and queue the digest of each
-    player it is due for and who is not on the site now (up to digest.DIGEST_BATCH a round);
-    how many were queued. Each claim commits with its task."""
+    player it is due for and who is not on the site now, unless they want e-mail then too (up
+    to digest.DIGEST_BATCH a round); how many were queued. Each claim commits with its task."""
     now = timezone.now()
-    due = list(digest.digests_due(now=now).values_list("pk", flat=True)[: digest.DIGEST_BATCH])
-    online = presence.users_online(due) if due else set()
+    due = dict(
+        digest.digests_due(now=now).values_list("pk", "email_only_away")[: digest.DIGEST_BATCH]
+    )
+    only_away = [user_id for user_id, away in due.items() if away]
+    online = presence.users_online(only_away) if only_away else set()
     queued = 0
     for user_id in due:
         if user_id in online:

@@ -102,13 +102,19 @@ def test_none_when_off_when_nothing_waits_or_while_on_the_site(
     assert digest_round() == 0
     assert not DigestSent.objects.exists()  # tried again once bob has left the site
 
-    User.objects.filter(pk=bob.pk).update(email_digest=True)
     Game.objects.filter(pk__in=[waiting["his move"].pk, waiting["invitation"].pk]).update(
         status=GameStatus.ABORTED
     )
     cache.clear()
     assert digest_round() == 0
     assert mailoutbox == []
+
+
+def test_on_the_site_for_those_who_want_e_mail_then_too(waiting, bob, mailoutbox, online):
+    User.objects.filter(pk=bob.pk).update(email_only_away=False)
+    online(bob)
+    assert digest_round() == 1
+    assert len(mailoutbox) == 1
 
 
 def test_its_link_turns_it_off(waiting, bob, mailoutbox):
