@@ -10,7 +10,7 @@ class NotificationsConfig(AppConfig):
         from accounts.signals import friend_news
         from greycircle.api.schema import components_publish
         from greycircle.games import signals
-        from greycircle.notifications import digest, frames, mail_tasks, receivers
+        from greycircle.notifications import delivery, digest, frames, mail_tasks, receivers
         from greycircle.runtime.sweeps import sweep_register
 
         components_publish(*frames.PUBLISHED)  # `ws/me/`'s frames, in `/api/schema/`
@@ -25,4 +25,10 @@ class NotificationsConfig(AppConfig):
         friend_news.connect(receivers.news_received, dispatch_uid="notifications.friend_news")
         sweep_register(
             name="daily digests", run=mail_tasks.digests_send, every=digest.digest_sweep_period
+        )
+        # Receipts of delivered notifications, kept while their task may run again.
+        sweep_register(
+            name="notification receipts",
+            run=delivery.delivery_receipts_prune,
+            every=lambda: delivery.RECEIPTS_SWEEP_EVERY,
         )

@@ -95,3 +95,16 @@ class DigestSent(models.Model):
 
     def __str__(self) -> str:
         return f"digest to {self.recipient_id} at {self.sent_at:%Y-%m-%d %H:%M}"
+
+
+class DeliveryReceipt(models.Model):
+    """A queued notification delivered, by the key its receiver gave it
+    (greycircle.notifications.delivery): written in the transaction that delivers it, so that
+    its task run again (retried after a failure past the delivery, or a dead worker's task
+    queued again) applies it at most once. Pruned once no task can run again (`RECEIPTS_KEPT`)."""
+
+    key = models.UUIDField(primary_key=True)
+    delivered_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} delivered at {self.delivered_at:%Y-%m-%d %H:%M}"

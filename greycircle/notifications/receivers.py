@@ -12,6 +12,7 @@ actor (actors.actor_id) is left out here, while the request is still at hand, no
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from greycircle.games.models import GameStatus, InvitationStatus
@@ -132,6 +133,9 @@ def news_received(
 
 
 def _enqueue(*, user_id: int, event: str, data: dict[str, Any]) -> None:
-    """Queue one notification, unless it is for the user who made the change."""
+    """Queue one notification, unless it is for the user who made the change, with a `key` of
+    its own: nothing else tells two of these events apart, and the key has it applied at most
+    once however often its task runs (greycircle.notifications.delivery)."""
     if user_id != actor_id():
-        tasks.notifications_enqueue(news=[{"user_id": user_id, "event": event, "data": data}])
+        item = {"user_id": user_id, "event": event, "data": data, "key": uuid.uuid4().hex}
+        tasks.notifications_enqueue(news=[item])

@@ -71,7 +71,9 @@ def notifications_send(news: list[dict[str, Any]], attempt: int = 0) -> None:
 
 
 def notifications_enqueue(*, news: list[dict[str, Any]]) -> None:
-    """Queue the notifications of one change: `{"user_id", "event", "data"}` each, JSON only."""
+    """Queue the notifications of one change: `{"user_id", "event", "data"}` each (and a `key`,
+    for an event no game version tells apart from another: greycircle.notifications.delivery),
+    JSON only."""
     notifications_send.enqueue(news)
     # This process's task workers (the embedded site's), if it runs any, claim it now rather than
     # at their next poll; those of other processes are woken by the database (PostgreSQL's

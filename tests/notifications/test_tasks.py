@@ -1,21 +1,34 @@
-"""The notifications' task: queued on its own queue, tried again (bounded) after database errors.
+"""The notifications' task: queued on its own queue, tried again (bounded) after database errors,
+and harmless to run twice.
 
 (The retry after a real database error, in a worker process: tests/games/test_worker.py.)"""
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from accounts import friends
+from greycircle.games import invitations, reminders, services
 from greycircle.games import tasks as game_tasks
-from greycircle.notifications.models import Notification
+from greycircle.games.events import user_group
+from greycircle.games.models import Invitation
+from greycircle.games.services import SeatSpec
+from greycircle.notifications import delivery
+from greycircle.notifications.models import DeliveryReceipt, Notification
+from greycircle.notifications.services import notifications_mark_all_read
 from greycircle.notifications.tasks import (
     NOTIFICATIONS_ATTEMPTS,
     NOTIFICATIONS_QUEUE,
     notifications_send,
 )
+from tests.factories import let_anyone_invite
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tictactoe")]
 
@@ -48,3 +61,60 @@ def test_past_its_last_attempt_the_task_gives_up_with_one_error(bob, people_game
     assert record.levelno == logging.ERROR
     assert f"your_turn for user {bob.pk}" in record.getMessage()
     assert not DBTaskResult.objects.filter(task_path=notifications_send.module_path).exists()
+
+
+def test_a_task_run_again_applies_none_of_its_news_again(
+    alice, bob, carol, people_game, deliver_notifications
+):
+    """A task runs again when it failed past its deliveries (the worker queues it again) or its
+    worker died: a friend request, an invitation's answer and a reminder, which no game version
+    tells apart from another such event, are kept and told once all the same (by their key)."""
+    friends.friend_request_send(sender=alice, username="bob")
+    reminders.game_poke(game_id=people_game.pk, user=bob)  # alice is to move
+    let_anyone_invite(carol)
+    invited = services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)]
+    )
+    invitations.invitation_decline(
+        invitation_id=Invitation.objects.get(game=invited).pk, user=carol
+    )
+    tasks = [
+        row.args_kwargs["args"]
+        for row in DBTaskResult.objects.filter(task_path=notifications_send.module_path)
+    ]
+    deliver_notifications()
+    for user in (alice, bob):
+        notifications_mark_all_read(user=user)
+    kept = list(Notification.objects.order_by("pk").values_list("pk", "kind", "read", "created"))
+
+    async def told_again() -> list[str]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        for user in (alice, bob):
+            await layer.group_add(user_group(user.pk), channel)
+        for args in tasks:
+            await sync_to_async(notifications_send.call)(*args)
+        # What the streams hear next is this, not the news of the tasks run again.
+        after = [{"user_id": bob.pk, "event": "player_joined", "data": {"game": invited.pk}}]
+        await sync_to_async(delivery.notifications_publish)(news=after)
+        return [(await layer.receive(channel))["notification"]["event"]]
+
+    assert async_to_sync(told_again)() == ["player_joined"]
+    assert list(
+        Notification.objects.order_by("pk").values_list("pk", "kind", "read", "created")
+    ) == (kept)
+    assert {kind for _, kind, _, _ in kept} >= {"friend_request", "reminder", "invitation_answered"}
+
+
+def test_receipts_are_pruned_once_no_task_can_run_again(bob, people_game):
+    news = [{"user_id": bob.pk, "event": "friend_request", "data": {"by": "alice", "request": 1}}]
+    for key in ("0" * 32, "1" * 32):
+        notifications_send.call([{**news[0], "key": key}])
+    DeliveryReceipt.objects.filter(key="0" * 32).update(
+        delivered_at=timezone.now() - delivery.RECEIPTS_KEPT - timedelta(minutes=1)
+    )
+
+    assert delivery.delivery_receipts_prune() == 1
+    kept = {receipt.key.hex for receipt in DeliveryReceipt.objects.all()}
+    assert "1" * 32 in kept
+    assert "0" * 32 not in kept

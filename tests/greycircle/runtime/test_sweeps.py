@@ -30,6 +30,8 @@ def test_the_apps_register_their_sweeps_from_ready():
         "stalled computer turns",
         "expired invitations",
         "move deadlines",
+        "daily digests",
+        "notification receipts",
         "idle guests",
     ]
 
