@@ -3,8 +3,8 @@
 An `Outage` tracks one use of Redis in this process. It logs once when that use starts failing and
 once when it works again, never once per request; and for a moment after a failure it tells callers
 to skip Redis instead of waiting on it again, so a Redis that hangs cannot stall every request.
-Other parts can act on each failure (`when_failed`): a publish that fails closes the process's
-sockets, which may have missed it (greycircle.games.consumers).
+Other parts can act on each failure (`when_failed`): when a resync, sent to the groups whose
+change a publish lost, fails too, the process's sockets are closed (greycircle.games.consumers).
 """
 
 from __future__ import annotations

@@ -14,10 +14,19 @@ Every socket is accepted first, so that a refusal reaches the client as a close 
 - 4404: no such game;
 - 4503: live updates are unavailable (the server lost Redis): reconnect with backoff, and refetch
   over REST meanwhile. Sent to sockets that are open when their server loses Redis (its read of
-  Redis fails, or gives up on a Redis that hangs: greycircle.runtime.channels), or when a publish
-  of their server's fails (they may have missed it), and to sockets opened while it is down.
+  Redis fails, or gives up on a Redis that hangs: greycircle.runtime.channels), or cannot publish
+  for more than a moment (a change's publish failed, and the resync after it too), and to sockets
+  opened while it is down.
   (4503 rather than 1013, so that every refusal of ours is a 4xxx code; Daphne, which the browser
   tests still serve with, sends only 1000 and 3000-4999.)
+
+A change whose publish failed, in whichever process (a server, the task worker), is followed once
+that process reaches Redis again by a `live.resync` to each group it was for
+(greycircle.games.events.missed): each socket of the group sends its first frame again, the game's
+envelope as its own audience sees it or the `hello` with the unread count, as if it had
+reconnected but without reconnecting; the client takes it as the newest version. In the group of
+a user's sockets, whose only messages close them, it closes the socket with 4503 instead: the
+reconnect is refused if the account was closed meanwhile.
 
 Opening a socket does its synchronous work (authentication, which game audience to join, the first
 frame, presence) on the sockets' own threads (greycircle.socket_threads), never on the one thread
@@ -105,11 +114,12 @@ def _live_close(loop: asyncio.AbstractEventLoop) -> None:
         other._lost.set()
 
 
-def _publish_failed(error: BaseException) -> None:
-    """A change of this process's could not be published (greycircle.games.events.publish): its
-    sockets may have missed it, and Redis would not tell them. They are closed with 4503 (they
-    reconnect and catch up by version) and new ones refused for a moment, as when their read of
-    Redis fails."""
+def _resync_failed(error: BaseException) -> None:
+    """A change of this process's could not be published, and a moment later the resync that
+    tells its sockets to catch up could not be sent either (greycircle.games.events.missed):
+    Redis is failing for this process. Its sockets are closed with 4503 (they reconnect and catch
+    up by version) and new ones refused for a moment, as when their read of Redis fails. (A
+    publish that fails once, then Redis answers, closes nothing: the resync brings the change.)"""
     live_updates.failed(error)
     with _live_loops_lock:
         loops = list(_live_loops)
@@ -118,7 +128,7 @@ def _publish_failed(error: BaseException) -> None:
             loop.call_soon_threadsafe(_live_close, loop)
 
 
-events.publishing.when_failed(_publish_failed)
+events.resyncing.when_failed(_resync_failed)
 
 
 _group_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -289,6 +299,20 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                     ),
                     GROUP_TIMEOUT,
                 )
+
+    async def live_resync(self, message: dict[str, Any]) -> None:
+        """A message for one of this socket's groups was lost (events.missed): the first frame
+        again, read now, to catch up from; for the group of the user's sockets, 4503."""
+        if message.get("group") == self.user_group:
+            await self.user_closed({"code": UNAVAILABLE})
+            return
+        if self.group is None:
+            return
+        first = await self.hello(self.scope["user"])
+        if first is None:
+            await self.close(code=NOT_FOUND)
+            return
+        await self.send_json(first)
 
     async def user_closed(self, message: dict[str, Any]) -> None:
         """The account was deactivated (4403) or deleted (4401): nothing more reaches it."""

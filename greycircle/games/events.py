@@ -3,14 +3,18 @@ told in the change's own transaction (`game_news`: the notifications it causes a
 
 Each game has one channel group per audience (each seat, and spectators); a view is computed once
 per audience, so no group message ever carries what another audience may not see. Each user has a
-personal group for notifications (`ws/me/`).
+personal group for notifications (`ws/me/`). A publish that fails loses nothing for good: the
+groups it was for are told to resync once Redis answers this process again (`MissedGroups`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
+import os
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,8 +65,8 @@ def jsonable(payload: dict[str, Any]) -> dict[str, Any]:
 PUBLISH_TIMEOUT = 2.0
 publishing = Outage(
     "live updates (publishing)",
-    consequence="changes are not sent to sockets until it is back; clients catch up by version "
-    "when their sockets reconnect",
+    consequence="changes are not sent to sockets until it is back, then the sockets that missed "
+    "them are told to catch up",
 )
 
 
@@ -70,29 +74,150 @@ async def _group_send_many(layer: Any, messages: list[tuple[str, dict[str, Any]]
     await asyncio.wait_for(layer.group_send_many(messages), timeout=PUBLISH_TIMEOUT)
 
 
+def _send(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    send_sync = getattr(layer, "group_send_many_sync", None)
+    if send_sync is not None:
+        send_sync(messages)
+    else:
+        async_to_sync(_group_send_many)(layer, messages)
+
+
 def publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send every `(group, message)` of one change in one call to the channel layer
-    (greycircle.runtime.channels: one pipeline to Redis for all of them)."""
+    (greycircle.runtime.channels: one pipeline to Redis for all of them). Groups whose message
+    could not be sent are told to catch up once Redis answers again (`missed`)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
+    groups = [group for group, _ in messages]
     if publishing.skip():
         # Redis failed a moment ago: don't make every change wait on it again.
+        missed.remember(layer, groups)
         return
     try:
-        send_sync = getattr(layer, "group_send_many_sync", None)
-        if send_sync is not None:
-            send_sync(messages)
-        else:
-            async_to_sync(_group_send_many)(layer, messages)
+        _send(layer, messages)
     except REDIS_ERRORS as error:
-        # The change is committed; a client that missed this update catches up by version (its
-        # socket is closed with 4503 when its server loses Redis, and reconnects).
+        # The change is committed; the sockets that missed it, on whichever server, are told to
+        # catch up as soon as Redis answers.
+        missed.remember(layer, groups)
         publishing.failed(error)
     except Exception:
-        logger.exception("could not publish to %s", ", ".join(group for group, _ in messages))
+        logger.exception("could not publish to %s", ", ".join(groups))
     else:
         publishing.succeeded()
+        missed.retry_now()
+
+
+# Groups told to resync are sent this many at a time.
+RESYNC_AT_ONCE = 500
+
+resyncing = Outage(
+    "live updates (resync)",
+    retry_after=0.0,
+    consequence="this process's sockets are closed with 4503, and the groups whose changes it "
+    "could not publish are told to catch up once it is back",
+)
+
+
+class MissedGroups:
+    """The groups whose messages this process could not publish, to be told to resync.
+
+    A failed publish loses its messages for the sockets of those groups on every server process,
+    not only this one's: a task worker's (computer moves, deadlines) or a server's whose own
+    connection to Redis failed, while the other servers' reads of Redis were fine and nothing
+    closed their sockets. Nothing else would tell those sockets until the next change. So the
+    groups are remembered (at most `limit`: the oldest are forgotten first, and left to catch up
+    at their next change or reconnect), and a thread of this process's sends each one
+    `{"type": "live.resync", "group": ...}` as soon as Redis answers again: it tries every
+    `retry_seconds`, and at once after any publish that got through. Each socket answers it with
+    its own snapshot, read as on connect for its own audience (greycircle.games.consumers), so
+    the message carries nothing that another audience may not see. It is stored after every
+    message of the group that did get through, so it comes after them, and the snapshot it
+    brings is read when it arrives: at least as new as any of them.
+
+    A resync that cannot be sent either (`resyncing`) closes this process's own sockets with 4503
+    (greycircle.games.consumers): Redis is still failing for it, a second after the publish."""
+
+    def __init__(self, *, limit: int = 10_000, retry_seconds: float = 1.0) -> None:
+        self.limit = limit
+        self.retry_seconds = retry_seconds
+        self._lock = threading.Lock()
+        self._layer: Any = None
+        # Each group with the number of the failure it was last remembered for: one sent is
+        # forgotten only if it did not fail again meanwhile.
+        self._groups: dict[str, int] = {}
+        self._failures = 0
+        self._retry_now = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def remember(self, layer: Any, groups: Sequence[str]) -> None:
+        with self._lock:
+            if layer is not self._layer:
+                self._layer, self._groups = layer, {}
+            self._failures += 1
+            for group in groups:
+                self._groups.pop(group, None)  # the newest last: the oldest are dropped first
+                self._groups[group] = self._failures
+            over = len(self._groups) - self.limit
+            if over > 0:
+                for group in list(itertools.islice(self._groups, over)):
+                    del self._groups[group]
+                logger.warning("%d groups that missed changes will not be told to resync", over)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="resync", daemon=True)
+                self._thread.start()
+
+    def retry_now(self) -> None:
+        """Redis answered: send the resyncs now rather than at the next retry."""
+        if self._groups:
+            self._retry_now.set()
+
+    def forget(self) -> None:
+        """Forget every group (for tests)."""
+        with self._lock:
+            self._groups = {}
+
+    def _after_fork(self) -> None:
+        # A forked server process starts with none of its parent's groups, nor its thread.
+        self._lock = threading.Lock()
+        self._layer, self._groups, self._thread = None, {}, None
+        self._retry_now = threading.Event()
+
+    def _run(self) -> None:
+        while True:
+            self._retry_now.wait(self.retry_seconds)
+            self._retry_now.clear()
+            with self._lock:
+                layer, groups = self._layer, list(self._groups.items())
+                if not groups or layer is not get_channel_layer():
+                    # Nothing left to tell; or the process's layer was replaced (tests change
+                    # the settings), and nobody listens on this one's groups any more.
+                    self._layer, self._groups, self._thread = None, {}, None
+                    return
+            try:
+                for start in range(0, len(groups), RESYNC_AT_ONCE):
+                    told = groups[start : start + RESYNC_AT_ONCE]
+                    _send(
+                        layer,
+                        [(group, {"type": "live.resync", "group": group}) for group, _ in told],
+                    )
+                    with self._lock:
+                        for group, failure in told:
+                            if self._groups.get(group) == failure:
+                                del self._groups[group]
+            except REDIS_ERRORS as error:
+                resyncing.failed(error)
+            except Exception:
+                # Not Redis: trying again would fail alike, every second.
+                logger.exception("could not tell %d groups to resync", len(groups))
+                self.forget()
+            else:
+                resyncing.succeeded()
+                publishing.succeeded()
+
+
+missed = MissedGroups()
+os.register_at_fork(after_in_child=missed._after_fork)
 
 
 def game_news(

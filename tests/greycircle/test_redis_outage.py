@@ -1,8 +1,8 @@
 """Redis down: REST reads and moves keep working, sockets close with 4503, live updates come back.
 
 Each test runs its own redis-server on a free port and stops it (never the shared one), with the
-production settings for Redis (greycircle.settings.redis_settings) pointed at it; the last test
-runs the site as a real server process.
+production settings for Redis (greycircle.settings.redis_settings) pointed at it; the last tests
+run the site as a real server process (and a task worker beside it).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 from rest_framework.test import APIClient
@@ -28,11 +29,15 @@ from websockets.sync.client import connect as ws_connect
 
 from greycircle.asgi import application
 from greycircle.games import consumers, events
+from greycircle.games.models import Game
 from greycircle.runtime import cache as resilient_cache
 from greycircle.settings import redis_settings
 from tests.asgi_server import asgi_server
 from tests.factories import PASSWORD, accept_invitations, let_anyone_invite
+from tests.games.conftest import computer_to_move, worker_process  # noqa: F401 (a fixture)
+from tests.notifications.conftest import notify
 from tests.redis_server import REDIS_SERVER, RedisServer, wait_for
+from tests.tcp_proxy import tcp_proxy
 
 UNAVAILABLE = 4503  # the close code for "live updates unavailable, reconnect later"
 # The server must exit after SIGTERM: every socket is closed by then, so it has nothing left to
@@ -54,6 +59,8 @@ def reset_outages() -> None:
     for outage in resilient_cache._outages.values():
         outage.reset()
     events.publishing.reset()
+    events.resyncing.reset()
+    events.missed.forget()
     consumers.live_updates.reset()
 
 
@@ -208,6 +215,32 @@ async def test_a_socket_opened_while_redis_is_down_gets_4503_then_live_updates_r
     await socket.disconnect()
 
 
+async def test_groups_that_missed_a_change_are_told_to_resync_and_each_socket_catches_up(
+    on_redis, alice
+):
+    # What a publish that failed leaves for once Redis answers (events.missed; the worker's test
+    # below makes one fail): each socket of a group sends its first frame again, read now; the
+    # group of the user's sockets, whose only messages close them, closes them with 4503.
+    client = APIClient()
+    await sync_to_async(client.force_login)(alice)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    me = WebsocketCommunicator(application, "/ws/me/", headers=headers)
+    assert (await me.connect())[0]
+    assert (await me.receive_json_from(timeout=WITHIN))["unread_count"] == 0
+    await sync_to_async(notify)(alice, "friend_request")  # news the socket has not heard of
+
+    layer = get_channel_layer()
+    await asyncio.to_thread(events.missed.remember, layer, [events.user_group(alice.pk)])
+    assert await me.receive_json_from(timeout=WITHIN) == {
+        "type": "hello",
+        "user": "alice",
+        "unread_count": 1,
+    }
+    await asyncio.to_thread(events.missed.remember, layer, [events.user_sockets_group(alice.pk)])
+    assert await receive_close(me, timeout=WITHIN) == UNAVAILABLE
+
+
 @pytest.fixture
 def hung_redis() -> Iterator[str]:
     """A Redis that accepts connections and never answers (a hung server, a lost network)."""
@@ -333,6 +366,14 @@ class SiteGame:
             time.sleep(0.1)
 
 
+def versions_until(live, version: int) -> list[int]:
+    """The versions of the envelopes `live` receives until one is at least `version`."""
+    seen: list[int] = []
+    while not seen or seen[-1] < version:
+        seen.append(json.loads(live.recv(timeout=WITHIN))["envelope"]["version"])
+    return seen
+
+
 def closed_with(live) -> int:
     """The code `live` is closed with by the server, skipping any frame before it."""
     deadline = time.monotonic() + WITHIN
@@ -360,7 +401,8 @@ def test_a_server_that_loses_redis_closes_sockets_cleanly_and_keeps_serving(
     with game.reconnected() as (live, first):
         assert first["envelope"]["version"] == played["version"]
         played = game.play(bob)
-        assert json.loads(live.recv(timeout=WITHIN))["envelope"]["version"] == played["version"]
+        # Alice's move, whose publish failed, may come first: its resync once Redis was back.
+        assert versions_until(live, played["version"])[-1] == played["version"]
 
 
 def test_a_move_while_redis_hangs_answers_and_the_opponents_socket_is_closed_with_4503(
@@ -441,3 +483,41 @@ def test_a_restarted_redis_is_used_again_without_closing_or_refusing_sockets(
         for each in (live, other):
             update = json.loads(each.recv(timeout=WITHIN))
             assert update["envelope"]["version"] == played["version"]
+
+
+def test_a_change_whose_publish_failed_in_the_worker_reaches_a_servers_socket_once_it_can(
+    redis_server,
+    worker_process,  # noqa: F811 (the fixture imported above)
+    alice,
+    tmp_path,
+):
+    # The worker reaches Redis through a proxy, cut while it plays the computer's move: its
+    # publish fails, while the server's reads of Redis (direct) are fine and nothing closes
+    # alice's socket. Once the worker reaches Redis again, the socket gets the move.
+    environment = {"DATABASE_URL": database_url(), "REDIS_URL": redis_server.url}
+    with (
+        tcp_proxy(redis_server.port) as proxy,
+        asgi_server(
+            "uvicorn", environment=environment, log=tmp_path / "server.log", stop_within=WITHIN
+        ) as site,
+    ):
+        game = computer_to_move(alice)  # its turn queued, for a worker not started yet
+        client = APIClient()
+        client.force_login(alice)
+        headers = {"Origin": site, "Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+        url = site.replace("http", "ws") + f"/ws/games/{game.pk}/"
+        with ws_connect(url, additional_headers=headers, open_timeout=WITHIN) as live:
+            assert json.loads(live.recv(timeout=WITHIN))["envelope"]["version"] == game.version
+            proxy.cut()
+            worker = worker_process(env={"REDIS_URL": f"redis://127.0.0.1:{proxy.port}/0"})
+            wait_for(
+                lambda: "live updates (publishing): Redis is unavailable" in worker.log(),
+                timeout=WITHIN,
+                what="the worker's publish to fail",
+            )
+            proxy.restore()
+
+            frame = json.loads(live.recv(timeout=WITHIN))
+            assert frame["type"] == "game"
+            assert frame["envelope"]["version"] == Game.objects.get(pk=game.pk).version
+            assert frame["envelope"]["version"] > game.version
