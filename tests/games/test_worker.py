@@ -147,6 +147,18 @@ def test_a_notification_that_fails_on_a_database_error_is_delivered_again(
         args=["--queue-name", NOTIFICATIONS_QUEUE],
     )
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    # Bob's invitation is kept first: held up behind the lock too, it would be the one that
+    # fails (the log line below is the same), and "your turn" would get through on its first try.
+    wait_for(
+        lambda: (
+            not DBTaskResult.objects.filter(
+                task_path=notifications_send.module_path,
+                status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
+            ).exists()
+        ),
+        timeout=WITHIN,
+        message=notifier.log,
+    )
     params = connection.get_connection_params()
     for key in ("cursor_factory", "context"):
         params.pop(key, None)
