@@ -500,6 +500,7 @@ def test_two_deliveries_to_one_recipient_about_one_game_take_turns(alice, bob, p
         def waiting() -> bool:
             cursor.execute(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             )
             return cursor.fetchone()[0] > 0
 

@@ -221,7 +221,8 @@ def _close_code_after_shutdown(websocket: ClientConnection, server: Server) -> i
 def _server_connections_to_postgresql() -> int:
     with connections["default"].cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE application_name = %s AND datname = current_database()",
             [APPLICATION_NAME],
         )
         return cursor.fetchone()[0]
