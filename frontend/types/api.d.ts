@@ -2961,6 +2961,8 @@ export interface components {
             /** @description The game it is about. */
             game: number;
             kind: components["schemas"]["GameKindEnum"];
+            /** @description The game's version when it happened. */
+            version: number;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3087,6 +3089,8 @@ export interface components {
             /** @description The game it is about. */
             game: number;
             kind: components["schemas"]["GameKindEnum"];
+            /** @description The game's version when it happened. */
+            version: number;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

@@ -84,12 +84,12 @@ class GameWithdrawnEventSerializer(_GameVersionEventSerializer):
     by = serializers.CharField(help_text="Who started (and withdrew) the game.")
 
 
-class ReminderEventSerializer(_GameEventSerializer):
+class ReminderEventSerializer(_GameVersionEventSerializer):
     event = ConstField("reminder", enum_name="ReminderEventEnum")
     by = serializers.CharField(help_text="Who reminds you that it is your turn.")
 
 
-class TimeRunningOutEventSerializer(_GameEventSerializer):
+class TimeRunningOutEventSerializer(_GameVersionEventSerializer):
     event = ConstField("time_running_out", enum_name="TimeRunningOutEventEnum")
     deadline = serializers.DateTimeField(help_text="When your time to move runs out.")
 

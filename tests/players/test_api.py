@@ -52,7 +52,7 @@ def test_my_data_through_the_api(alice, client_for):
     assert response.status_code == 200
     data = response.json()
     assert data["profile"]["username"] == "alice"
-    assert data["games"] == data["friends"] == data["blocks"] == []
+    assert data["games"] == data["friends"] == data["blocks"] == data["app_devices"] == []
     assert set(data) == {
         "exported_at",
         "profile",
@@ -63,5 +63,7 @@ def test_my_data_through_the_api(alice, client_for):
         "blocks",
         "ratings",
         "notifications",
+        "push_subscriptions",
+        "app_devices",
     }
     assert APIClient().get("/api/v1/me/data/").status_code == 401
