@@ -31,6 +31,7 @@ import itertools
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,10 @@ def setup(args: argparse.Namespace) -> dict[str, Any]:
     from accounts.models import FriendRequest, Friendship, User
     from greycircle.games import invitations, services
     from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
+    from greycircle.push.models import WebPushSubscription
 
     people = sum(size for _, size in PEOPLE_GAMES)
+    computer_games = COMPUTER_GAMES[: args.computers]
     names = [f"{args.prefix}-p{i}" for i in range(people + len(COMPUTER_GAMES))]
     existing = {user.username: user for user in User.objects.filter(username__in=names)}
     password = make_password(PASSWORD)
@@ -122,7 +125,11 @@ def setup(args: argparse.Namespace) -> dict[str, Any]:
             print(f"could not abort game {game_id}: {error}", file=sys.stderr)
     FriendRequest.objects.filter(Q(from_user__in=users) | Q(to_user__in=users)).delete()
     Friendship.objects.filter(Q(user__in=users) | Q(friend__in=users)).delete()
+    # An earlier run's browsers (their push service is gone: every push to them would fail and
+    # be retried) and its tasks (this run's workers would deliver its backlog) go too.
+    WebPushSubscription.objects.filter(user__in=users).delete()
     with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM django_tasks_database_dbtaskresult")
         cursor.execute(LOG_SQL)
 
     players: list[dict[str, Any]] = []
@@ -155,7 +162,7 @@ def setup(args: argparse.Namespace) -> dict[str, Any]:
         for seat, user in enumerate(seated):
             # Half the people of each game keep ws/me/ open, the other half are away (push).
             player(user, game, seat, "socket" if seat < size // 2 else "push")
-    for kind, level in COMPUTER_GAMES:
+    for kind, level in computer_games:
         user = users[index]
         index += 1
         game = services.game_create(
@@ -282,6 +289,27 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
         n = f["frame"]["notification"]
         frame_at[f["user"], n.get("event"), n.get("game"), n.get("version")].append(f["at"])
     latency: dict[str, list[float]] = collections.defaultdict(list)
+    queued = queued_news()
+    # When the workers stopped: what was still queued then had waited at least that long.
+    reported = meta.get("stopped", time.time())
+    queued_3: dict[tuple[Any, ...], bool] = {}
+    for (uid, event, game, _), still in queued.items():
+        queued_3[uid, event, game] = queued_3.get((uid, event, game), False) or still
+
+    def waiting(uid: int, event: str, game: int | None) -> bool:
+        return queued_3.get((uid, event, game), False)
+
+    # Events still queued when the report is made count at their wait so far: the percentiles
+    # are then lower bounds ("censored" says how many).
+    censored: collections.Counter = collections.Counter()
+
+    def superseded(e: dict[str, Any]) -> str:
+        """An event not delivered while a newer one about its game was: queued and dropped as
+        older when its turn came (right), or never queued (lost)."""
+        if (e["user"], e["event"], e["game"], e["version"]) in queued:
+            return "superseded"
+        return "lost: never queued, newer news came"
+
     audit = {channel: collections.Counter() for channel in ("inbox", "ws_me", "push")}
     newest_inbox: dict[tuple[int, int], int] = {}
     newest_frame: dict[tuple[int, int], int] = {}
@@ -302,7 +330,11 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                 audit["inbox"]["delivered"] += 1
                 latency["inbox"].append(min(got) - e["at"])
             elif newest_inbox.get(key, -1) > e["version"]:
-                audit["inbox"]["superseded"] += 1
+                audit["inbox"][superseded(e)] += 1
+            elif queued.get((e["user"], e["event"], e["game"], e["version"])):
+                audit["inbox"]["still queued at the end"] += 1
+                latency["inbox"].append(reported - e["at"])  # at least this
+                censored["inbox"] += 1
             else:
                 audit["inbox"]["lost"] += 1
                 audit["inbox"][f"lost {e['event']}"] += 1
@@ -314,9 +346,14 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                     min(got) - e["at"]
                 )
             elif newest_frame.get(key, -1) > e["version"]:
-                audit["ws_me"]["superseded"] += 1
+                audit["ws_me"][superseded(e)] += 1
             elif socket_down(e["user"], e["at"]):
                 audit["ws_me"]["missed, socket down"] += 1
+            elif queued.get((e["user"], e["event"], e["game"], e["version"])):
+                audit["ws_me"]["still queued at the end"] += 1
+                name = "ws_me" if e["inbox"] else "ws_me (against computers)"
+                latency[name].append(reported - e["at"])
+                censored[name] += 1
             else:
                 audit["ws_me"]["lost"] += 1
                 audit["ws_me"][f"lost {e['event']}"] += 1
@@ -325,7 +362,7 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
     # version than one before it; the same (version, kind) written twice.
     seen_version: dict[tuple[int, int], int] = {}
     seen_write: collections.Counter = collections.Counter()
-    for _, recipient, kind, text, game_id, version, _ in inbox_rows:
+    for _, recipient, kind, _, game_id, version, _ in inbox_rows:
         if recipient not in user_ids:
             continue
         if game_id is not None and version is not None and kind in PLAY_EVENTS:
@@ -333,8 +370,8 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
             if version < seen_version.get(key, -1):
                 audit["inbox"]["out_of_order"] += 1
             seen_version[key] = max(seen_version.get(key, -1), version)
-        identity = (recipient, kind, game_id, version, text if game_id is None else None)
-        seen_write[identity] += 1
+        if game_id is not None:  # friends' news repeats (a pair befriends again): counted below
+            seen_write[recipient, kind, game_id, version] += 1
     audit["inbox"]["duplicated"] += sum(count - 1 for count in seen_write.values())
     seen_version.clear()
     seen_frame: collections.Counter = collections.Counter()
@@ -345,7 +382,8 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
             if n["version"] < seen_version.get(key, -1):
                 audit["ws_me"]["out_of_order"] += 1
             seen_version[key] = max(seen_version.get(key, -1), n["version"])
-        seen_frame[f["user"], json.dumps(n, sort_keys=True)] += 1
+        if n.get("game") is not None:
+            seen_frame[f["user"], json.dumps(n, sort_keys=True)] += 1
     audit["ws_me"]["duplicated"] += sum(count - 1 for count in seen_frame.values())
 
     # Invitations (the invitations table) and their answers.
@@ -371,8 +409,12 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                     for row in inbox_rows
                     if row[1] == uid and row[2] == kind and row[4] == invitation["game_id"]
                 ]
-                audit["inbox"]["delivered" if got else "lost"] += 1
-                if not got:
+                if got:
+                    audit["inbox"]["delivered"] += 1
+                elif waiting(uid, event, invitation["game_id"]):
+                    audit["inbox"]["still queued at the end"] += 1
+                else:
+                    audit["inbox"]["lost"] += 1
                     audit["inbox"][f"lost {event}"] += 1
             if channel_of.get(uid) == "socket":
                 got_frames = [
@@ -386,6 +428,8 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                     audit["ws_me"]["delivered"] += 1
                 elif socket_down(uid, happened):
                     audit["ws_me"]["missed, socket down"] += 1
+                elif waiting(uid, event, invitation["game_id"]):
+                    audit["ws_me"]["still queued at the end"] += 1
                 else:
                     audit["ws_me"]["lost"] += 1
                     audit["ws_me"][f"lost {event}"] += 1
@@ -396,8 +440,8 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
         if change["type"] in ("friend_request", "friend_accepted"):
             wanted[change["to"], change["type"], change["by"]] += 1
     got_inbox: collections.Counter = collections.Counter()
-    for _, recipient, kind, text, _, _, at in inbox_rows:
-        if kind in ("friend_request", "friend_accepted") and start <= float(at):
+    for _, recipient, kind, text, _, _, _ in inbox_rows:
+        if kind in ("friend_request", "friend_accepted"):  # the log holds this run only
             got_inbox[recipient, kind, text.split(" ", 1)[0]] += 1
     got_frames: collections.Counter = collections.Counter()
     for f in frames:
@@ -406,8 +450,12 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
             got_frames[f["user"], n["event"], n.get("by")] += 1
     for key, count in wanted.items():
         audit["inbox"]["delivered"] += min(count, got_inbox[key])
-        audit["inbox"]["lost"] += max(0, count - got_inbox[key])
-        audit["inbox"][f"lost {key[1]}"] += max(0, count - got_inbox[key])
+        missing = max(0, count - got_inbox[key])
+        if missing and waiting(key[0], key[1], None):
+            audit["inbox"]["still queued at the end"] += missing
+        else:
+            audit["inbox"]["lost"] += missing
+            audit["inbox"][f"lost {key[1]}"] += missing
         audit["inbox"]["duplicated"] += max(0, got_inbox[key] - count)
         if channel_of.get(key[0]) == "socket":
             audit["ws_me"]["delivered"] += min(count, got_frames[key])
@@ -418,6 +466,8 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                 if (change.get("to"), change["type"], change.get("by")) == key
             ):
                 audit["ws_me"]["missed, socket down"] += missing
+            elif missing and waiting(key[0], key[1], None):
+                audit["ws_me"]["still queued at the end"] += missing
             else:
                 audit["ws_me"]["lost"] += missing
                 audit["ws_me"][f"lost {key[1]}"] += missing
@@ -427,21 +477,58 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
     # n-th push of a notification answers its n-th write.
     # Every write counts (those of the warm-up too, whose pushes may come in the window); the
     # lost and the latencies are of the window's writes, the duplicates of their notifications.
+    # Only what is to be pushed: the kinds the recipient's preferences push (the defaults: not
+    # the mere answers), and not a notification read since (a withdrawn invitation's).
+    from accounts.models import User
+    from greycircle.notifications.models import Notification
+
+    channels = getattr(User, "NOTIFICATION_CHANNELS", {})
+    recipients = {user.pk: user for user in User.objects.filter(pk__in=user_ids)}
+    read = set(
+        Notification.objects.filter(recipient__in=user_ids, read=True).values_list("pk", flat=True)
+    )
     writes: dict[int, list[tuple[float, int | None, int | None]]] = collections.defaultdict(list)
-    for nid, recipient, _, _, game_id, version, at in inbox_rows:
-        if channel_of.get(recipient) == "push":
+    for nid, recipient, kind, _, game_id, version, at in inbox_rows:
+        field = channels.get(kind, {}).get("push")
+        wanted = (
+            getattr(recipients[recipient], field) if field and recipient in recipients else True
+        )
+        if channel_of.get(recipient) == "push" and wanted and nid not in read:
             writes[nid].append((float(at), game_id, version))
+    # A push still to come: its task waits, or the notification's news is still queued.
+    waiting_push: dict[int, bool] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT args_kwargs FROM django_tasks_database_dbtaskresult WHERE task_path LIKE %s "
+            "AND status IN ('READY', 'RUNNING')",
+            ["%webpush_send"],
+        )
+        for (args_kwargs,) in cursor.fetchall():
+            value = json.loads(args_kwargs) if isinstance(args_kwargs, str) else args_kwargs
+            waiting_push[value["args"][0]] = True
     pushed: dict[int, list[float]] = collections.defaultdict(list)
     for push in pushes:
         pushed[push["message"]["notification"]].append(push["at"])
     for nid, kept in writes.items():
-        in_window = [index for index, (at, _, _) in enumerate(kept) if start <= at <= end]
+        # The writes of the window's changes (a late delivery of one is written after it).
+        in_window = [
+            index
+            for index, (at, game_id, version) in enumerate(kept)
+            if start <= commit.get((game_id, version), at) <= end
+        ]
         if not in_window:
             continue
         arrivals = sorted(pushed.get(nid, []))
         for index in in_window:
             if index >= len(arrivals):
-                audit["push"]["lost"] += 1
+                if waiting_push.get(nid):
+                    audit["push"]["still queued at the end"] += 1
+                    _, game_id, version = kept[index]
+                    if game_id is not None and (game_id, version) in commit:
+                        latency["push"].append(reported - commit[game_id, version])
+                        censored["push"] += 1
+                else:
+                    audit["push"]["lost"] += 1
                 continue
             audit["push"]["delivered"] += 1
             _, game_id, version = kept[index]
@@ -463,12 +550,41 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "task_wait": task_waits(start, end),
         "expected_play_events": len(expected),
-        "latency": {name: percentiles(values) for name, values in latency.items()},
+        "latency": {
+            name: {**percentiles(values), "censored": censored[name]}
+            for name, values in latency.items()
+        },
         "audit": {channel: dict(counts) for channel, counts in audit.items()},
         "moves_committed": sum(
             1 for (_, version), at in commit.items() if start <= at <= end and version > 0
         ),
     }
+
+
+def queued_news() -> dict[tuple[Any, ...], bool]:
+    """(user, event, game, version) of every notification the tasks' rows hold (the outbox):
+    whether one of those tasks still waits (or runs)."""
+    from django.db import connection
+
+    found: dict[tuple[Any, ...], bool] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT args_kwargs, status IN ('READY', 'RUNNING') "
+            "FROM django_tasks_database_dbtaskresult WHERE task_path LIKE %s",
+            ["%notifications_send"],
+        )
+        for args_kwargs, waiting in cursor.fetchall():
+            value = json.loads(args_kwargs) if isinstance(args_kwargs, str) else args_kwargs
+            for item in (value.get("args") or [[]])[0]:
+                data = item.get("data", {})
+                key = (
+                    item.get("user_id"),
+                    item.get("event"),
+                    data.get("game"),
+                    data.get("version"),
+                )
+                found[key] = found.get(key, False) or waiting
+    return found
 
 
 def task_waits(start: float, end: float) -> dict[str, Any]:
@@ -486,12 +602,27 @@ def task_waits(start: float, end: float) -> dict[str, Any]:
             [start, end],
         )
         rows = cursor.fetchall()
-    waits: dict[str, list[float]] = collections.defaultdict(list)
-    for path, enqueued, wait in rows:
-        minute = int((float(enqueued) - start) // 60) + 1
-        waits[f"{path.rsplit('.', 1)[1]} minute {minute}"].append(max(0.0, float(wait)))
-        waits[f"{path.rsplit('.', 1)[1]} all"].append(max(0.0, float(wait)))
-    return {name: percentiles(values) for name, values in sorted(waits.items())}
+        waits: dict[str, list[float]] = collections.defaultdict(list)
+        for path, enqueued, wait in rows:
+            minute = int((float(enqueued) - start) // 60) + 1
+            waits[f"{path.rsplit('.', 1)[1]} minute {minute}"].append(max(0.0, float(wait)))
+            waits[f"{path.rsplit('.', 1)[1]} all"].append(max(0.0, float(wait)))
+        # How busy the workers that run only the notifications' queue were (share of the window).
+        cursor.execute(
+            "SELECT worker_ids->>0, bool_or(queue_name <> 'notifications'), "
+            "sum(extract(epoch from least(finished_at, to_timestamp(%s)) - started_at)), count(*) "
+            "FROM django_tasks_database_dbtaskresult WHERE started_at >= to_timestamp(%s) "
+            "AND started_at <= to_timestamp(%s) AND finished_at IS NOT NULL GROUP BY 1",
+            [end, start, end],
+        )
+        busy = [
+            {"busy": round(float(seconds) / (end - start), 2), "tasks": count}
+            for _, other_queues, seconds, count in cursor.fetchall()
+            if not other_queues
+        ]
+    figures: dict[str, Any] = {name: percentiles(values) for name, values in sorted(waits.items())}
+    figures["notification_workers"] = busy
+    return figures
 
 
 def main() -> None:
@@ -499,6 +630,7 @@ def main() -> None:
     parser.add_argument("command", choices=["setup", "report"])
     parser.add_argument("--prefix", default="bench-soak")
     parser.add_argument("--run-dir")
+    parser.add_argument("--computers", type=int, default=len(COMPUTER_GAMES))
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "greycircle.settings")
     import django

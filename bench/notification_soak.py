@@ -7,9 +7,10 @@ audit of every change against what each recipient got while database connections
 
 It runs production's setup on this machine: PostgreSQL (`--database-url`, default the database
 `greycircle_bench_soak` on the local server, created if missing, migrated; never DATABASE_URL,
-whose database the faults would cut), a redis-server of its
-own on a free port, the site (`manage.py serve --no-tasks --workers 2`), task workers
-(`manage.py games_worker`: `--task-workers`, default two per core, running every queue, and
+whose database the faults would cut), a redis-server of its own on a free port, the site
+(`--servers`, default 2, `manage.py serve --no-tasks` of one process each, as behind a load
+balancer; the comment in `bench()` says why not `--workers 2`), task workers (`manage.py
+games_worker`: `--task-workers`, default two per core, running every queue, and
 `--notification-workers` running only the notifications' queue), and a local Web Push service
 in a process of its own (tests/push/push_service.py: it checks VAPID, decrypts each push with the
 browser's keys and records when it arrived).
@@ -18,13 +19,13 @@ The load (this process: the standard library, `websockets` and, for the backlog 
 `psycopg`): 20 players (bench/notification_audit.py `setup`). Twelve play each other, two
 Circles pairs, two CirKis pairs and a four-player King's Corner game: in each game half keep
 `ws/me/` open, the other half have no socket (they are away: their notifications go to Web Push,
-a browser subscription each, registered through the API). Eight play against computers (Circles
-and CirKis hard, King's Corner normal) with `ws/me/` open, so the computers' turns keep the task
-workers busy. Every player polls its game (`--poll-ms`), moves after `--think-ms` (people) or
-`--computer-think-ms` (against computers), and asks for a rematch when a game ends. Besides,
-every `--invite-every` s a player invites another to a game, which is then declined or withdrawn,
-and every `--friend-every` s a player asks another to be friends, who accepts, and the friendship
-is ended again.
+a browser subscription each, registered through the API). Eight (`--computers`) play against
+computers (Circles and CirKis hard, King's Corner normal) with `ws/me/` open, so the computers'
+turns keep the task workers busy. Every player polls its game (`--poll-ms`), moves after
+`--think-ms` (people) or `--computer-think-ms` (against computers), and asks for a rematch when a
+game ends. Besides, every `--invite-every` s a player invites another to a game, which is then
+declined or withdrawn, and every `--friend-every` s a player asks another to be friends, who
+accepts, and the friendship is ended again.
 
 `--faults`: 20 cuts of all the site's database connections (`pg_terminate_backend`), evenly
 spread, and at the middle of the run a 5-s refusal (`ALTER DATABASE ... CONNECTION LIMIT 0` and
@@ -81,9 +82,9 @@ class Log:
 
 
 class Run:
-    def __init__(self, args: argparse.Namespace, port: int, run_dir: Path) -> None:
+    def __init__(self, args: argparse.Namespace, ports: list[int], run_dir: Path) -> None:
         self.args = args
-        self.port = port
+        self.ports = ports
         self.stop = False
         self.frames = Log(run_dir / "frames.jsonl")
         self.client = Log(run_dir / "client.jsonl")
@@ -98,11 +99,13 @@ class Person:
     """One player: polls its game, moves on its turn, asks for a rematch when it ends; with
     `ws/me/` open (channel "socket") or away (channel "push")."""
 
-    def __init__(self, info: dict[str, Any], run: Run) -> None:
+    def __init__(self, info: dict[str, Any], run: Run, index: int) -> None:
         self.info = info
         self.run = run
+        # The servers behind a load balancer: each player keeps to one of them.
+        self.port = run.ports[index % len(run.ports)]
         self.game = info["game"]
-        self.client = loadkit.HttpClient(run.port, info["token"])
+        self.client = loadkit.HttpClient(self.port, info["token"])
         self.rng = random.Random(info["user"])
         think = run.args.computer_think_ms if info["computer"] else run.args.think_ms
         self.think = think / 1000
@@ -112,7 +115,7 @@ class Person:
         while not self.run.stop:
             try:
                 async with loadkit.open_socket(
-                    self.run.port, "/ws/me/", self.info["token"]
+                    self.port, "/ws/me/", self.info["token"]
                 ) as websocket:
                     self.run.frames.write(user=self.info["id"], at=time.time(), open=True)
                     async for frame in websocket:
@@ -134,7 +137,7 @@ class Person:
         the invitations and friends, which run beside the player's game); a cut connection is
         tried again after a pause."""
         for _ in range(20):
-            client = loadkit.HttpClient(self.run.port, self.info["token"]) if aside else None
+            client = loadkit.HttpClient(self.port, self.info["token"]) if aside else None
             try:
                 return await (client or self.client).json(method, path, body)
             except (OSError, asyncio.IncompleteReadError) as error:
@@ -468,7 +471,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             env=loadkit.server_env(),
             check=True,
         )
-        setup = django_script(["setup", "--prefix", args.prefix])
+        setup = django_script(
+            ["setup", "--prefix", args.prefix, "--computers", str(args.computers)]
+        )
         away = [p for p in setup["players"] if p["channel"] == "push"]
         push = subprocess.Popen(
             [
@@ -485,11 +490,17 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         )
         processes.started.append(push)
         subscriptions = json.loads(push.stdout.readline())
-        port = loadkit.free_port()
-        server = processes.start(loadkit.server_command("serve", port, args.workers))
-        await loadkit.wait_ready(port, server)
+        # Several single-process servers, as behind a load balancer: with `--workers N` uvicorn's
+        # supervisor kills a process that misses its 5-s health check, which at this machine's
+        # load average (10-16) a starting or busy one does (it never came up at all once).
+        ports, servers = [], []
+        for _ in range(args.servers):
+            ports.append(loadkit.free_port())
+            servers.append(processes.start(loadkit.server_command("serve", ports[-1], 1)))
+        for port, server in zip(ports, servers, strict=True):
+            await loadkit.wait_ready(port, server, timeout=180)
         task_workers = args.task_workers or 2 * os.cpu_count()
-        worker_pids = []
+        worker_pids, notification_pids = [], []
         for _ in range(task_workers):
             worker = processes.start(
                 [sys.executable, "manage.py", "games_worker", "--no-startup-delay"]
@@ -506,9 +517,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                     "notifications",
                 ]
             )
-            worker_pids.append(worker.pid)
-        run = Run(args, port, run_dir)
-        people = [Person(info, run) for info in setup["players"]]
+            notification_pids.append(worker.pid)
+        run = Run(args, ports, run_dir)
+        people = [Person(info, run, index) for index, info in enumerate(setup["players"])]
         away_people = [p for p in people if p.info["channel"] == "push"]
         for person, subscription in zip(away_people, subscriptions, strict=True):
             status, answer = await person.request(
@@ -520,7 +531,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             asyncio.create_task(p.me_socket()) for p in people if p.info["channel"] == "socket"
         ]
         threads.append(threading.Thread(target=sample_backlog, args=(database_url, stop, samples)))
-        meter = loadkit.CpuMeter({"server": [server.pid], "workers": worker_pids})
+        meter = loadkit.CpuMeter(
+            {
+                "server": [server.pid for server in servers],
+                "workers": worker_pids,
+                "notification_workers": notification_pids,
+            }
+        )
         tasks = [asyncio.create_task(p.main()) for p in people]
         tasks += [asyncio.create_task(inviting(run, people))]
         tasks += [asyncio.create_task(befriending(run, people))]
@@ -554,7 +571,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 pass
             await asyncio.sleep(1)
         await asyncio.sleep(1)  # the last frames on their way
-        drained = time.time() - end
+        stopped = time.time()
+        drained = stopped - end
         for task in [*tasks, *sockets]:
             task.cancel()
         await asyncio.gather(*tasks, *sockets, return_exceptions=True)
@@ -567,7 +585,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     run.frames.close()
     run.client.close()
     (run_dir / "run.json").write_text(
-        json.dumps({"start": start, "end": end, "players": setup["players"]})
+        json.dumps({"start": start, "end": end, "stopped": stopped, "players": setup["players"]})
     )
     figures = django_script(["report", "--run-dir", str(run_dir)])
     return {
@@ -575,7 +593,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "players": len(people),
         "duration_s": round(end - start, 1),
         "faults": fault_log,
-        "server_workers": args.workers,
+        "servers": args.servers,
         "task_workers": task_workers,
         "notification_workers": args.notification_workers,
         "budget_ms": args.budget_ms,
@@ -600,10 +618,11 @@ def main() -> None:
         "--database-url", default=DEFAULT_DATABASE, help="created if missing (not DATABASE_URL)"
     )
     parser.add_argument("--faults", action="store_true", help="cut connections: the audit")
-    parser.add_argument("--workers", type=int, default=2, help="server processes")
+    parser.add_argument("--servers", type=int, default=2, help="`serve` processes (one each)")
     parser.add_argument("--task-workers", type=int, default=0, help="default: two per core")
     parser.add_argument("--notification-workers", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=1000)
+    parser.add_argument("--computers", type=int, default=8, help="games against computers")
     parser.add_argument("--think-ms", type=float, default=1500.0)
     parser.add_argument("--computer-think-ms", type=float, default=200.0)
     parser.add_argument("--poll-ms", type=float, default=300.0)
