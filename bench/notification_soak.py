@@ -502,8 +502,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         task_workers = args.task_workers or 2 * os.cpu_count()
         worker_pids, notification_pids = [], []
         for _ in range(task_workers):
+            nice = ["nice", "-n", str(args.nice_workers)] if args.nice_workers else []
             worker = processes.start(
-                [sys.executable, "manage.py", "games_worker", "--no-startup-delay"]
+                [*nice, sys.executable, "manage.py", "games_worker", "--no-startup-delay"]
             )
             worker_pids.append(worker.pid)
         for _ in range(args.notification_workers):
@@ -596,6 +597,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "servers": args.servers,
         "task_workers": task_workers,
         "notification_workers": args.notification_workers,
+        "nice_workers": args.nice_workers,
         "budget_ms": args.budget_ms,
         **figures,
         "backlog": summary(samples, start, end),
@@ -621,6 +623,9 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=2, help="`serve` processes (one each)")
     parser.add_argument("--task-workers", type=int, default=0, help="default: two per core")
     parser.add_argument("--notification-workers", type=int, default=1)
+    parser.add_argument(
+        "--nice-workers", type=int, default=0, help="run the every-queue workers under nice -n"
+    )
     parser.add_argument("--budget-ms", type=int, default=1000)
     parser.add_argument("--computers", type=int, default=8, help="games against computers")
     parser.add_argument("--think-ms", type=float, default=1500.0)
