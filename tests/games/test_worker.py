@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 import threading
 import time
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection, connections, transaction
 from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
@@ -125,6 +128,22 @@ def test_notifications_are_delivered_while_computer_turns_keep_the_workers_busy(
     assert not computer_moved(turn)()  # the game's worker was busy all along
     assert [row.status for row in _worker_turns(busy.worker_id)] == [TaskResultStatus.RUNNING]
     assert {row.queue_name for row in _worker_rows(notifier.worker_id)} == {NOTIFICATIONS_QUEUE}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_of_the_computers_turns_yields_the_cpu(worker_process):
+    """A worker of every queue lowers its CPU priority by 10, so that the notifications' workers
+    (which keep theirs) and the servers get the CPU first: issue 21's soak, at one priority,
+    starved the notifications beside the computers (p99 96 s)."""
+    from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE
+
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    computers = worker_process()
+
+    assert os.getpriority(os.PRIO_PROCESS, computers.process.pid) == min(19, own + 10)
+    assert worker_module.niceness_default(queue_names=[NOTIFICATIONS_QUEUE]) == 0
+    with pytest.raises(CommandError, match="never raises"):
+        call_command("games_worker", "--nice=-1")
 
 
 @needs_postgres

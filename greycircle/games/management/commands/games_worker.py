@@ -5,8 +5,11 @@ computer turns of workers that died.
 deployment; any number may run at once (tasks are claimed with row locks). By default a worker
 runs every queue (settings.TASKS), the computers' turns first; `--queue-name notifications`
 makes a worker of the players' notifications alone, which never wait behind computer turns
-(README, "Production"). Besides the task loop,
-each worker beats a heartbeat and fails (and queues again) the tasks of workers that stopped
+(README, "Production"). A worker that runs the computers' turns (the "default" queue) lowers its
+own CPU priority, by 10 unless `--nice N` says otherwise, so that the notifications' workers and
+the web servers on the same machine get the CPU first (measured: greycircle.runtime.worker, "CPU
+priority"); a worker of other queues alone keeps its own unless given `--nice`. Besides the task
+loop, each worker beats a heartbeat and fails (and queues again) the tasks of workers that stopped
 beating; see greycircle.runtime.worker.
 """
 
@@ -20,7 +23,14 @@ from django.core.management.base import CommandError
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
-from greycircle.runtime.worker import TaskWorker, supervision_start, task_queues
+from greycircle.runtime.worker import (
+    NICE_COMPUTER_TURNS,
+    TaskWorker,
+    niceness_default,
+    niceness_lower,
+    supervision_start,
+    task_queues,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +44,16 @@ class Command(db_worker.Command):
     def add_arguments(self, parser) -> None:
         super().add_arguments(parser)
         parser.set_defaults(queue_name=",".join(task_queues()))
+        parser.add_argument(
+            "--nice",
+            type=int,
+            default=None,
+            help=(
+                "Lower this worker's CPU priority by N (0 or more; default: "
+                f"{NICE_COMPUTER_TURNS} for a worker of the default queue, the computers' turns, "
+                "else 0)."
+            ),
+        )
 
     def handle(
         self,
@@ -48,9 +68,12 @@ class Command(db_worker.Command):
         max_tasks: int | None,
         worker_id: str,
         exclude_queues: str,
+        nice: int | None,
         **options,
     ) -> None:
         self.configure_logging(verbosity)
+        if nice is not None and nice < 0:
+            raise CommandError("--nice must be 0 or more: a worker never raises its priority")
         if reload and batch:
             logger.warning("--reload and --batch cannot be used together: not reloading.")
             reload = False
@@ -59,6 +82,12 @@ class Command(db_worker.Command):
         if excluded_queue_names and "*" not in queue_names:
             raise CommandError("--exclude-queues can only be used with --queue-name=*")
 
+        # Before any thread starts: they inherit it.
+        niceness = niceness_lower(
+            by=niceness_default(queue_names=queue_names) if nice is None else nice
+        )
+        if niceness is not None:
+            logger.info("Worker niceness %d", niceness)
         worker = TaskWorker(
             queue_names=queue_names,
             interval=interval,
