@@ -2,7 +2,9 @@
 tasks.app_push_send. The same message as for browsers (webpush.webpush_payload: the inbox's text
 and link) under the same rules: nothing for a notification read or gone or a recipient on the
 site; a token the service says is gone is removed; 429, 5xx and no answer are tried again with
-backoff, at most webpush.RETRIES_MAX times; any other refusal is logged."""
+backoff, at most webpush.RETRIES_MAX times; any other refusal is logged. Each push accepted is
+recorded at once, and a task run again skips the devices it reached (at least once: see
+webpush)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ from contextlib import ExitStack
 from typing import Any
 
 import httpx
-from django.utils import timezone
 
 from greycircle.push import apns, fcm
 from greycircle.push.models import DevicePlatform, PushDevice
@@ -23,6 +24,8 @@ from greycircle.push.webpush import (
     Retry,
     notification_pushable,
     push_client,
+    push_sent_record,
+    pushes_sent,
     retry_after_seconds,
     retry_delay,
     webpush_payload,
@@ -108,6 +111,7 @@ def app_push_deliver(
     devices = PushDevice.objects.filter(user=notification.recipient).order_by("pk")
     if device_ids is not None:
         devices = devices.filter(pk__in=device_ids)
+    devices = devices.exclude(pk__in=pushes_sent(notification, to="device"))
     payload = webpush_payload(notification)
     high = URGENCY_OF_KIND.get(notification.kind) == "high"
     again: list[int] = []
@@ -117,7 +121,7 @@ def app_push_deliver(
         for device in devices:
             outcome, retry_after, status = pusher.push(device, payload, high=high)
             if outcome == DELIVERED:
-                PushDevice.objects.filter(pk=device.pk).update(last_success=timezone.now())
+                push_sent_record(notification=notification, device=device)
             elif outcome == GONE:
                 device.delete()
             elif outcome == AGAIN:

@@ -82,3 +82,39 @@ class PushDevice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.platform} device of {self.user_id} ({self.app_id})"
+
+
+class PushSent(models.Model):
+    """A push that a push service accepted: notification `notification`, as it read when
+    `edition` (its `created`), to one browser or one app device. Written the moment the service
+    accepts it, on its own, so a push task run again (a retry; games.heartbeats queueing again the
+    task of a worker that lost its database connection) sends none of it twice
+    (greycircle.push.webpush). A notification refreshed in place (a newer "your turn" about the
+    same game) has a new `created`: it is news again. Nothing of the push itself is kept."""
+
+    notification = models.ForeignKey(
+        "notifications.Notification", on_delete=models.CASCADE, related_name="+"
+    )
+    subscription = models.ForeignKey(
+        WebPushSubscription, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    device = models.ForeignKey(
+        PushDevice, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    edition = models.DateTimeField(help_text="The notification's `created` when it was pushed.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "subscription"], name="push_sent_to_browser"
+            ),
+            models.UniqueConstraint(fields=["notification", "device"], name="push_sent_to_app"),
+            models.CheckConstraint(
+                condition=models.Q(subscription__isnull=True) ^ models.Q(device__isnull=True),
+                name="push_sent_to_one",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        target = f"device {self.device_id}" if self.device_id else f"browser {self.subscription_id}"
+        return f"push of notification {self.notification_id} to {target}"

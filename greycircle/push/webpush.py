@@ -17,6 +17,13 @@ of a push service decides what becomes of a subscription:
 - any other 4xx: our push was refused (a key the service no longer accepts, a payload too big):
   logged, not tried again.
 
+At least once, never twice but for one window: each push a service accepts is recorded at once
+(models.PushSent, its own autocommit write, not at the end of the task), and a task run again (a
+retry, or games.heartbeats queueing again the task of a worker that lost its database
+connection) skips the browsers (app_push: the devices) already recorded for the notification as
+it now reads. Only a task that dies between the service's 201 and that write pushes it again;
+the same `Topic` and `tag` then make the second replace the first on the browser.
+
 Sent with httpx, the one HTTP client of the push senders (APNs needs its HTTP/2; apns.py, fcm.py):
 one client per task, HTTP/2 where the push service offers it, no redirects followed. pywebpush
 does the encryption only: `WebPusher(subscription).encode(data, "aes128gcm")`, a public method
@@ -35,6 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+from django.db import models
 from django.utils import timezone
 from pywebpush import WebPusher, WebPushException
 
@@ -42,7 +50,7 @@ from greycircle.notifications.mail import site_url
 from greycircle.notifications.models import Notification, NotificationKind
 from greycircle.notifications.preferences import push_refusal
 from greycircle.push.keys import vapid_signer, vapid_subject
-from greycircle.push.models import WebPushSubscription
+from greycircle.push.models import PushDevice, PushSent, WebPushSubscription
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +114,33 @@ def notification_pushable(notification_id: int) -> Notification | None:
     return notification
 
 
+def pushes_sent(notification: Notification, *, to: str) -> models.QuerySet:
+    """The ids of the targets (`to`: "subscription" or "device") already pushed `notification`
+    as it now reads (refreshed in place, it has a new `created`: it is pushed again)."""
+    # Only the rows of that kind of target: a NULL in a NOT IN list would exclude every row.
+    return PushSent.objects.filter(
+        notification=notification, edition=notification.created, **{f"{to}__isnull": False}
+    ).values(to)
+
+
+def push_sent_record(
+    *,
+    notification: Notification,
+    subscription: WebPushSubscription | None = None,
+    device: PushDevice | None = None,
+) -> None:
+    """A push service accepted `notification` for `subscription` (or the app `device`): record
+    it at once, each its own write (the task runs in autocommit), and its target's last
+    success."""
+    now = timezone.now()
+    target = {"subscription": subscription} if device is None else {"device": device}
+    PushSent.objects.update_or_create(
+        notification=notification, **target, defaults={"edition": notification.created}
+    )
+    model = WebPushSubscription if device is None else PushDevice
+    model.objects.filter(pk=(subscription or device).pk).update(last_success=now)
+
+
 def retry_delay(attempt: int, retry_after: float | None = None) -> float:
     """How long to wait before try `attempt + 1`: doubling from RETRY_BASE_SECONDS, or what
     the service asked if longer, at most RETRY_MAX_SECONDS."""
@@ -126,6 +161,7 @@ def webpush_deliver(
     subscriptions = WebPushSubscription.objects.filter(user=notification.recipient).order_by("pk")
     if subscription_ids is not None:
         subscriptions = subscriptions.filter(pk__in=subscription_ids)
+    subscriptions = subscriptions.exclude(pk__in=pushes_sent(notification, to="subscription"))
     data = json.dumps(webpush_payload(notification), separators=(",", ":"))
     headers = {
         "Urgency": URGENCY_OF_KIND.get(notification.kind, "normal"),
@@ -140,9 +176,7 @@ def webpush_deliver(
                 continue
             status, retry_after = _push(client, subscription, body=body, headers=headers)
             if status is not None and 200 <= status < 300:
-                WebPushSubscription.objects.filter(pk=subscription.pk).update(
-                    last_success=timezone.now()
-                )
+                push_sent_record(notification=notification, subscription=subscription)
             elif status in GONE:
                 subscription.delete()
             elif status is None or status == 429 or status >= 500:

@@ -160,6 +160,20 @@ def test_an_unavailable_fcm_is_tried_again_later(fcm_service, client_for, bob, r
     assert PushDevice.objects.get().last_success is not None
 
 
+def test_an_app_push_task_run_again_pushes_nothing_twice(fcm_service, client_for, bob, run_tasks):
+    """As for browsers (test_webpush): a task queued again after FCM took its message, by
+    games.heartbeats or a retry, sends it no second time."""
+    register(client_for(bob))
+    notification = notify(bob, NotificationKind.FRIEND_REQUEST)
+    tasks.push_enqueue(notification=notification)
+    run_tasks()
+    tasks.app_push_send.enqueue(notification.pk)
+    tasks.app_push_send.enqueue(notification.pk, [PushDevice.objects.get().pk], 1)
+    run_tasks()
+
+    assert len(fcm_service.messages_to(TOKEN)) == 1
+
+
 def test_a_refused_message_is_logged_and_not_retried(fcm_service, client_for, bob, run_tasks):
     register(client_for(bob))
     fcm_service.answer(TOKEN, 400)

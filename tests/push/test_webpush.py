@@ -165,6 +165,41 @@ def test_a_refused_push_is_logged_once_and_not_retried(
     ]
 
 
+def test_a_push_task_run_again_pushes_nothing_twice(bob, subscribed, push_service, run_tasks):
+    """A worker that lost its database connection after the service took the push has its task
+    queued again (games.heartbeats): what a service took is not pushed again, the rest is."""
+    reached, busy = subscribed(bob), subscribed(bob)
+    push_service.answer(busy, 503)
+    notification = notify(bob, NotificationKind.FRIEND_REQUEST)
+    tasks.push_enqueue(notification=notification)
+    run_tasks()
+
+    tasks.webpush_send.enqueue(notification.pk)  # the same task again, as heartbeats queue it
+    run_tasks()
+    make_due()  # and the retry the first run queued for `busy`
+    run_tasks()
+
+    assert len(push_service.pushes_to(reached)) == 1
+    assert len(push_service.pushes_to(busy)) == 2  # refused once, then taken once
+    assert not push_tasks().filter(status="READY").exists()
+
+
+def test_a_notification_refreshed_in_place_is_pushed_again(
+    game, subscribed, push_service, run_tasks
+):
+    waiting = move(game, cell=4)
+    browser = subscribed(waiting)
+    game.refresh_from_db()
+    move(game, cell=0)
+    run_tasks()
+    game.refresh_from_db()
+    assert move(game, cell=8) == waiting  # their turn again: the same notification, refreshed
+    run_tasks()
+
+    first, second = push_service.pushes_to(browser)
+    assert first.message["notification"] == second.message["notification"]
+
+
 def test_pushes_are_queued_with_the_notifications_never_behind_computer_turns(bob, subscribed):
     subscribed(bob)
     assert tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
