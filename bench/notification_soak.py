@@ -193,7 +193,8 @@ class Person:
         self.game = answer["id"]
         while not self.run.stop:
             status, listed = await self.request("GET", "/api/v1/invitations/?direction=incoming")
-            rows = listed["results"] if isinstance(listed, dict) else (listed or [])
+            # A page of invitations, or (the database refusing) an error: none this time.
+            rows = listed.get("results", []) if isinstance(listed, dict) else (listed or [])
             for row in rows:
                 if row["game"] == self.game:
                     await self.request("POST", f"/api/v1/invitations/{row['id']}/accept/")
