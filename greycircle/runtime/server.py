@@ -73,6 +73,13 @@ CONSUMER_EXIT_GRACE = 1.0
 EXIT_FUSE = 1.0
 # After SIGTERM, the supervisor of several workers kills any worker still alive at this point.
 SUPERVISOR_DEADLINE = 9.5
+# With several workers, uvicorn's supervisor restarts a worker that does not answer its health
+# check (a ping on a pipe, answered by a thread of the worker) within this many seconds (uvicorn:
+# 5). On a machine whose cores the computers' workers keep busy (load average 12 on 2 cores),
+# workers still starting Django, or merely starved, missed 5 s and were killed with their sockets,
+# over and over (bench/README.md, "Notifications under the soak"). A hung worker is still
+# replaced, half a minute later.
+WORKER_HEALTHCHECK_TIMEOUT = 30
 # Frames and messages larger than this close a socket with 1009 (uvicorn's default is 16 MiB).
 WS_MAX_SIZE = 1024 * 1024
 
@@ -296,6 +303,7 @@ def config(
         ws_max_size=WS_MAX_SIZE,
         lifespan="on",
         timeout_graceful_shutdown=graceful_timeout,
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_TIMEOUT,
         proxy_headers=proxy_headers,
         forwarded_allow_ips=forwarded_allow_ips,
         access_log=access_log,

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from greycircle.games.models import Game
+from greycircle.runtime.server import config as server_config
 from tests.factories import PASSWORD, UserFactory, accept_invitations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -414,3 +415,8 @@ def test_static_files_stay_out_of_the_access_log_unless_asked_for(serve):
         _wait_for_log(server, '"GET /about/ HTTP/1.1"')
     assert "/static/" not in quiet.log()
     assert '"GET /static/frontend/site.css HTTP/1.1"' in verbose.log()
+
+
+def test_a_supervisor_waits_half_a_minute_for_a_busy_workers_health_check():
+    # uvicorn's 5 s killed workers that a loaded machine merely starved (bench/README.md).
+    assert server_config(workers=2).timeout_worker_healthcheck == 30
