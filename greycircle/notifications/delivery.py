@@ -6,10 +6,13 @@ they tell of; the task worker delivers them (`notifications_publish`, the body o
 tasks.notifications_send), after that change is committed: at least once, since a task may run
 again (retried after a failure past its deliveries, or a dead worker's task queued again), and
 applied at most once. An event about a game carries the game's version, by which the inbox
-drops one it has already applied (services.notification_deliver); the others (friends' news, an
+drops one it has already applied (services.notification_deliver: a game against computers keeps a
+hidden row for it, so that its events are ordered too); the others (friends' news, an
 answer to an invitation, a reminder, which may repeat at one version) carry a `key`, whose
 receipt (models.DeliveryReceipt) is written in the transaction that delivers the event: a second
-delivery finds it, and changes and tells nothing.
+delivery finds it, and changes and tells nothing. The game's news that keeps nothing (a player
+joined, a game withdrawn) has neither: told twice, it only has the open pages fetch again what
+they show.
 """
 
 from __future__ import annotations

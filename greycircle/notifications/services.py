@@ -26,6 +26,12 @@ Choices:
 - A kind the recipient keeps out of their inbox (greycircle.notifications.preferences) is kept
   hidden (`in_inbox` False): not listed nor counted, the frame's `inbox` null; it still orders
   the game's notifications and is pushed and mailed as the recipient asks.
+- A "your turn" or "game over" of a game against computers only (texts: `Draft.quiet`) is kept
+  hidden too, and neither pushed nor mailed (the player is on the game's page): it has no
+  channel, but without a row nothing would tell a late or second delivery of one apart (issue
+  21's audit: a task run again after a cut connection told an old "your turn" after a newer
+  one). A row per game, refreshed, rather than a separate record of the last version told: the
+  same order and lock then hold for every game, whoever sits at it.
 - Marking read publishes the new unread count on `ws/me/` (`{"type": "unread"}`), so every tab
   and app of the user corrects its badge.
 """
@@ -143,8 +149,11 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
             recipient = next((seat.user for seat in seats if seat.user_id == user_id), None)
             if recipient is None:
                 recipient = User.objects.filter(pk=user_id).first()
-            in_inbox = recipient is None or preferences.channel_wanted(
-                user=recipient, kind=draft.kind, channel=preferences.Channel.INBOX
+            in_inbox = not draft.quiet and (
+                recipient is None
+                or preferences.channel_wanted(
+                    user=recipient, kind=draft.kind, channel=preferences.Channel.INBOX
+                )
             )
             if earlier:
                 notification, *extra = earlier
@@ -167,8 +176,9 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
                 row_insert(notification)
             if recipient is not None:
                 notification.recipient = recipient
-            mail_tasks.notification_mail_enqueue(notification=notification)
-            notification_kept.send(sender=Notification, notification=notification)
+            if not draft.quiet:
+                mail_tasks.notification_mail_enqueue(notification=notification)
+                notification_kept.send(sender=Notification, notification=notification)
     return Delivery(
         notification=notification,
         unread_count=notifications_unread_count(user=user_id),

@@ -7,7 +7,9 @@ event) have no draft.
 
 Games against computers only (one person at the table) keep no "your turn" or "game over" in the
 inbox: that person is playing on the game's page, which says so already, and the computer answers
-within seconds, so the inbox would fill with a notification for every move.
+within seconds, so the inbox would fill with a notification for every move. Their draft is
+`quiet`: kept hidden, never pushed nor mailed, only so that the game's version order and
+at-most-once apply to these events too (greycircle.notifications.services).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Draft:
     text: str
     link: str
     game_id: int | None = None
+    quiet: bool = False
+    """True: for no channel, kept hidden only to order the game's events (see the module)."""
 
 
 # Events of the invitations a player sent, as their kind says the answer.
@@ -39,7 +43,7 @@ INVITATION_ANSWERS = {
     "invitation_declined": "{player} declined your invitation to play {title}",
     "invitation_expired": "{player} did not answer your invitation to play {title} in time",
 }
-# Kept only for games between people (see the module docstring).
+# In the inbox only for games between people, quiet otherwise (see the module docstring).
 BETWEEN_PEOPLE_ONLY = {"your_turn", "game_over"}
 # The events whose notification is about a game (the others need none loaded).
 GAME_EVENTS = frozenset(
@@ -128,13 +132,12 @@ def draft_for(
     if game is None or event not in GAME_EVENTS:
         return None
     seats = list(seats)
-    if event in BETWEEN_PEOPLE_ONLY and _people(seats) < 2:
-        return None
+    quiet = event in BETWEEN_PEOPLE_ONLY and _people(seats) < 2
     title = game_title(game.kind)
     link = reverse("game", args=[game.pk])
 
     def draft(kind: str, text: str) -> Draft:
-        return Draft(kind, text, link, game.pk)
+        return Draft(kind, text, link, game.pk, quiet=quiet)
 
     if event == "invitation":
         others = _others(seats, recipient_id, leaving_out=[by])

@@ -17,7 +17,7 @@ from greycircle.games.models import Invitation
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.errors import NotificationNotFound
 from greycircle.notifications.models import MailSent, Notification, NotificationKind
-from greycircle.notifications.selectors import notifications_unread_count
+from greycircle.notifications.selectors import notifications_for, notifications_unread_count
 from greycircle.notifications.services import (
     notification_deliver,
     notification_mark_read,
@@ -259,7 +259,74 @@ def test_games_against_a_computer_keep_no_turns_or_results(alice, deliver_notifi
     services.game_resign(game_id=game.pk, user=alice)
     deliver_notifications()
 
-    assert not Notification.objects.exists()
+    assert not notifications_for(user=alice).exists()
+    assert notifications_unread_count(user=alice) == 0
+
+
+# --- Games against a computer: no channel, still in order and at most once --------------------
+
+
+@pytest.fixture
+def computer_game(alice):
+    """alice (X, to move) against a computer; she has a browser to push to and asks for the
+    e-mail of her turns and results: none is sent for such a game all the same."""
+    from allauth.account.models import EmailAddress
+
+    from greycircle.push.models import WebPushSubscription
+
+    WebPushSubscription.objects.create(
+        user=alice, endpoint="https://push.example.com/push/alice", p256dh="x", auth="y"
+    )
+    EmailAddress.objects.create(user=alice, email=alice.email, primary=True, verified=True)
+    alice.email_your_turn = alice.email_game_over = True
+    alice.save(update_fields=["email_your_turn", "email_game_over"])
+    return services.game_create(
+        creator=alice, kind="tictactoe", opponents=[SeatSpec(ai_level="first")]
+    )
+
+
+def told(user, game, event: str, version: int) -> bool:
+    """Deliver `event` about `version` of `game` to `user` as the worker does; whether their
+    `ws/me/` stream is told it."""
+    from greycircle.notifications.delivery import notification_message
+
+    data = {"game": game.pk, "kind": game.kind, "version": version}
+    message = notification_message(user_id=user.pk, event=event, data=data)
+    if message is not None:
+        assert message[1]["inbox"] is None  # no toast, no badge
+    return message is not None
+
+
+def pushed_or_mailed() -> list[str]:
+    from django_tasks_db.models import DBTaskResult
+
+    from greycircle.notifications.mail_tasks import notification_mail_send
+    from greycircle.push.tasks import app_push_send, webpush_send
+
+    paths = [task.module_path for task in (notification_mail_send, webpush_send, app_push_send)]
+    return list(
+        DBTaskResult.objects.filter(task_path__in=paths).values_list("task_path", flat=True)
+    )
+
+
+def test_a_computer_games_event_delivered_twice_is_told_once_and_sent_nowhere(alice, computer_game):
+    """Issue 21's audit: a task that lost its connection after telling a "your turn" ran again
+    and told it a second time (no inbox row to compare with)."""
+    assert told(alice, computer_game, "your_turn", 5)
+    assert not told(alice, computer_game, "your_turn", 5)
+    assert told(alice, computer_game, "game_over", 6)
+    assert not told(alice, computer_game, "game_over", 6)
+
+    assert pushed_or_mailed() == []
+    assert not notifications_for(user=alice).exists()
+    assert notifications_unread_count(user=alice) == 0
+
+
+def test_a_computer_games_older_event_after_a_newer_one_is_told_to_nobody(alice, computer_game):
+    assert told(alice, computer_game, "your_turn", 7)
+    assert not told(alice, computer_game, "your_turn", 5)
+    assert not told(alice, computer_game, "your_turn", 7)
+    assert told(alice, computer_game, "your_turn", 9)
 
 
 # --- Events the inbox does not keep ----------------------------------------------------------
