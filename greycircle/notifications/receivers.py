@@ -20,6 +20,11 @@ from greycircle.games.signals import GameFacts, InvitationFacts, SeatInvitationF
 from greycircle.notifications import tasks
 from greycircle.notifications.actors import actor_id
 
+# A game's news that no inbox row keeps, so that the version order of the recipient's
+# notification about the game has nothing to tell a second delivery by (a task run again after
+# its worker lost the database): a `key` has each applied at most once, as _enqueue's do.
+UNKEPT_GAME_EVENTS = frozenset({"player_joined", "game_withdrawn"})
+
 
 def game_change_news(
     *,
@@ -43,7 +48,10 @@ def game_change_news(
     news: list[dict[str, Any]] = []
 
     def tell(user_id: int, event: str, **data: Any) -> None:
-        news.append({"user_id": user_id, "event": event, "data": data})
+        item = {"user_id": user_id, "event": event, "data": data}
+        if event in UNKEPT_GAME_EVENTS:
+            item["key"] = uuid.uuid4().hex
+        news.append(item)
 
     for seat in seats:
         user_id = seat["user_id"]

@@ -106,6 +106,25 @@ def test_a_task_run_again_applies_none_of_its_news_again(
     assert {kind for _, kind, _, _ in kept} >= {"friend_request", "reminder", "invitation_answered"}
 
 
+def test_a_seat_taken_told_again_by_its_task_run_again_is_told_once(alice, people_game):
+    """player_joined is kept in no inbox row (nor is game_withdrawn): its key, given by the
+    receiver (test_receivers), is all that tells its second delivery apart."""
+    about = {"game": people_game.pk, "kind": "tictactoe", "version": people_game.version}
+    joined = {"user_id": alice.pk, "event": "player_joined", "data": {"player": "bob", **about}}
+
+    async def told() -> list[str]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(alice.pk), channel)
+        for _ in range(2):
+            await sync_to_async(notifications_send.call)([{**joined, "key": "2" * 32}])
+        marker = {**joined, "event": "game_withdrawn", "data": {"by": "bob", **about}}
+        await sync_to_async(delivery.notifications_publish)(news=[marker])
+        return [(await layer.receive(channel))["notification"]["event"] for _ in range(2)]
+
+    assert async_to_sync(told)() == ["player_joined", "game_withdrawn"]
+
+
 def test_receipts_are_pruned_once_no_task_can_run_again(bob, people_game):
     news = [{"user_id": bob.pk, "event": "friend_request", "data": {"by": "alice", "request": 1}}]
     for key in ("0" * 32, "1" * 32):
