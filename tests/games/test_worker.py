@@ -27,6 +27,7 @@ from greycircle.games import heartbeats, services, tasks
 from greycircle.games.models import Game, Move, WorkerHeartbeat
 from greycircle.games.services import SeatSpec
 from greycircle.runtime import worker as worker_module
+from greycircle.runtime.priority import niceness_default
 from greycircle.runtime.worker import Backoff, TaskWorker, background_worker_start
 from tests.factories import game_started
 from tests.games.conftest import (
@@ -141,7 +142,7 @@ def test_a_worker_of_the_computers_turns_yields_the_cpu(worker_process):
     computers = worker_process()
 
     assert os.getpriority(os.PRIO_PROCESS, computers.process.pid) == min(19, own + 10)
-    assert worker_module.niceness_default(queue_names=[NOTIFICATIONS_QUEUE]) == 0
+    assert niceness_default(queue_names=[NOTIFICATIONS_QUEUE]) == 0
     with pytest.raises(CommandError, match="never raises"):
         call_command("games_worker", "--nice=-1")
 

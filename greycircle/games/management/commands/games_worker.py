@@ -23,14 +23,8 @@ from django.core.management.base import CommandError
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
-from greycircle.runtime.worker import (
-    NICE_COMPUTER_TURNS,
-    TaskWorker,
-    niceness_default,
-    niceness_lower,
-    supervision_start,
-    task_queues,
-)
+from greycircle.runtime.priority import NICE_COMPUTER_TURNS, niceness_default, niceness_lower
+from greycircle.runtime.worker import TaskWorker, supervision_start, task_queues
 
 logger = logging.getLogger(__name__)
 
