@@ -30,9 +30,14 @@ run: install
 worker: install
 	$(MANAGE) games_worker
 
+# Two pytest-xdist workers, one per core, each with its own test database (and Redis database:
+# tests/conftest.py); a test file stays on one worker, so a browser module starts one server
+# and one Chromium. `make test PYTEST_WORKERS=0` runs the tests in this process alone.
+PYTEST_WORKERS ?= 2
+
 test: install
 	bash scripts/ensure-chromium
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The JavaScript's tooling (TypeScript, openapi-typescript) is for development only: npm installs
 # it from package-lock.json into node_modules/; the site serves its modules as they are.

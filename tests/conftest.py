@@ -10,10 +10,12 @@ tables (≈0.2 s) after each transactional test: a subset of them took 34 s on P
 `db_worker.Worker` in batch mode.
 """
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -27,6 +29,36 @@ from rest_framework.test import APIClient
 from greycircle.games import registry
 from tests.factories import UserFactory
 from tests.games.tictactoe import GAME_KIND as TICTACTOE
+
+
+def _redis_of_this_worker() -> None:
+    """Under pytest-xdist (`make test` runs two workers), give each worker its own Redis
+    database when REDIS_URL is set: worker gwN uses database N + 1 of the same server.
+
+    Each worker has its own test database, whose ids start at 1 in both, so on one shared Redis
+    database their sockets' groups (`game-1`, `user-1`) would get each other's frames, and one
+    worker's `cache.clear()` (FLUSHDB, before and after every test) would empty the other's cache
+    and channel layer mid-test. Run here, at the first conftest's import: after pytest-django has
+    loaded the settings, before any cache or channel layer is made. The environment is changed
+    too, since child processes (tests/asgi_server.py, the task worker's) read REDIS_URL.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_URL", "")
+    if not (worker.startswith("gw") and url):
+        return
+    from django.conf import settings
+
+    from greycircle.settings import redis_settings
+
+    parts = urlsplit(url)
+    url = urlunsplit(parts._replace(path=f"/{int(worker[2:]) + 1}"))
+    os.environ["REDIS_URL"] = url
+    settings.REDIS_URL = url
+    for name, value in redis_settings(url).items():
+        setattr(settings, name, value)
+
+
+_redis_of_this_worker()
 
 FLUSH_ATTEMPTS = 5
 # How a writer still running can make the flush fail (see below).
