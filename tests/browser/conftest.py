@@ -46,7 +46,7 @@ from greycircle.runtime.worker import background_worker_start
 
 HOST = "127.0.0.1"
 NEW_ACCOUNT_PASSWORD = "a-long-pass-phrase"
-SERVER_START_TIMEOUT = 30.0
+SERVER_START_TIMEOUT = 60.0
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -31,7 +31,7 @@ from greycircle.runtime.worker import TaskWorker
 from tests.factories import accept_invitations, let_anyone_invite
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-WORKER_START_TIMEOUT = 30.0
+WORKER_START_TIMEOUT = 60.0
 
 
 def database_url(*, host: str | None = None, port: int | None = None, **options: str) -> str:
