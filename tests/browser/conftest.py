@@ -6,7 +6,7 @@ Fixtures
 - `browser` (module): Chromium from /usr/bin/chromium (or $CHROMIUM), headless.
 - `new_page` (function): a factory of pages, each in a fresh browser context (its own cookies,
   so its own signed-in user), resolving relative URLs against the live server. `page` is one.
-- `log_in`: signs a page in through the login form.
+- `log_in`: signs a page in (with a session cookie) and opens the home page.
 
 Tests that use them need `@pytest.mark.django_db(transaction=True)`: the server is another
 process and only sees committed data. Mark them `@pytest.mark.browser`.
@@ -40,8 +40,11 @@ from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
+from django.db.models import Q
+from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from accounts.models import User
 from greycircle.runtime.worker import background_worker_start
 
 HOST = "127.0.0.1"
@@ -223,14 +226,25 @@ def page(new_page: Callable[..., Page]) -> Page:
 
 
 @pytest.fixture
-def log_in() -> Callable[[Page, str, str], None]:
-    """Sign `page` in through the login form, by username or e-mail address."""
+def log_in(asgi_live_server: LiveServer) -> Callable[[Page, str, str], None]:
+    """Sign `page` in as the user with that username or e-mail address and password, and open the
+    home page, where the login form leads.
+
+    It gives the page's context a session cookie rather than filling in the form: the form costs
+    two page loads more per player, in every test that signs players in, and test_accounts.py
+    signs in through it (by username and by e-mail address, and back to the page asked for).
+    """
 
     def sign_in(page: Page, login: str, password: str) -> None:
-        page.goto("/accounts/login/")
-        page.get_by_label("Username or email").fill(login)
-        page.get_by_label("Password", exact=True).fill(password)
-        page.get_by_role("button", name="Sign In").click()
+        user = User.objects.get(Q(username__iexact=login) | Q(email__iexact=login))
+        assert user.check_password(password), f"{login}'s password is not {password!r}"
+        client = Client()
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        page.context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": asgi_live_server.url}]
+        )
+        page.goto("/")
         # (On a phone it is in the navigation's menu.)
         expect(page.get_by_role("button", name="Log out", include_hidden=True)).to_be_attached()
 
