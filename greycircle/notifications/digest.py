@@ -26,7 +26,6 @@ from allauth.account.models import EmailAddress
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
-from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.models import User
@@ -35,6 +34,7 @@ from greycircle.games.selectors import MyGames, games_for_user
 from greycircle.notifications.mail import (
     PREFERENCE_TOPIC,
     mail_address,
+    mail_message,
     site_url,
     unsubscribe_token,
 )
@@ -151,17 +151,6 @@ def digest_message(*, user: User, games: list[Game], address: str) -> EmailMulti
         "settings_url": site_url(reverse("settings")),
         "site_url": site_url("/"),
     }
-    message = EmailMultiAlternatives(
-        subject=subject,
-        body=render_to_string("notifications/email/digest.txt", context),
-        to=[address],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Auto-Submitted": "auto-generated",
-        },
+    return mail_message(
+        template="notifications/email/digest", subject=subject, address=address, context=context
     )
-    message.attach_alternative(
-        render_to_string("notifications/email/digest.html", context), "text/html"
-    )
-    return message

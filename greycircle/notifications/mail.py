@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -227,19 +228,30 @@ def notification_mail_message(
         "settings_url": site_url(reverse("settings")),
         "site_url": site_url("/"),
     }
-    message = EmailMultiAlternatives(
+    return mail_message(
+        template="notifications/email/notification",
         subject=notification_mail_subject(notification),
-        body=render_to_string("notifications/email/notification.txt", context),
+        address=address,
+        context=context,
+    )
+
+
+def mail_message(
+    *, template: str, subject: str, address: str, context: dict[str, Any]
+) -> EmailMultiAlternatives:
+    """An automatic e-mail to `address` from `template` (its .txt and its .html, both given
+    `context`, which holds the `unsubscribe_url`), with one-click unsubscribe (RFC 8058)."""
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"{template}.txt", context),
         to=[address],
         headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
         },
     )
-    message.attach_alternative(
-        render_to_string("notifications/email/notification.html", context), "text/html"
-    )
+    message.attach_alternative(render_to_string(f"{template}.html", context), "text/html")
     return message
 
 
