@@ -473,8 +473,8 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                 audit["ws_me"][f"lost {key[1]}"] += missing
             audit["ws_me"]["duplicated"] += max(0, got_frames[key] - count)
 
-    # Push: every write of news to the inbox of a player away (no socket) is pushed once; the
-    # n-th push of a notification answers its n-th write.
+    # Push: every write of news to the inbox of a player away (no socket) is pushed once, but
+    # for a write that a newer one of the same notification replaced before its push went.
     # Every write counts (those of the warm-up too, whose pushes may come in the window); the
     # lost and the latencies are of the window's writes, the duplicates of their notifications.
     # Only what is to be pushed: the kinds the recipient's preferences push (the defaults: not
@@ -519,11 +519,18 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
         if not in_window:
             continue
         arrivals = sorted(pushed.get(nid, []))
+        # A push carries the notification as it is when the push is sent (7c9664a: one per
+        # edition), so it answers the last write before it; a write rewritten before any push
+        # went is superseded by the newer, not lost.
         for index in in_window:
-            if index >= len(arrivals):
-                if waiting_push.get(nid):
+            at, game_id, version = kept[index]
+            until = kept[index + 1][0] if index + 1 < len(kept) else float("inf")
+            answers = [arrival for arrival in arrivals if at <= arrival < until]
+            if not answers:
+                if until != float("inf"):
+                    audit["push"]["superseded"] += 1
+                elif waiting_push.get(nid):
                     audit["push"]["still queued at the end"] += 1
-                    _, game_id, version = kept[index]
                     if game_id is not None and (game_id, version) in commit:
                         latency["push"].append(reported - commit[game_id, version])
                         censored["push"] += 1
@@ -531,10 +538,9 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
                     audit["push"]["lost"] += 1
                 continue
             audit["push"]["delivered"] += 1
-            _, game_id, version = kept[index]
+            audit["push"]["duplicated"] += len(answers) - 1
             if game_id is not None and (game_id, version) in commit:
-                latency["push"].append(arrivals[index] - commit[game_id, version])
-        audit["push"]["duplicated"] += max(0, len(arrivals) - len(kept))
+                latency["push"].append(answers[0] - commit[game_id, version])
 
     # The same latency from the mover's HTTP answer (after the commit: a lower bound).
     answered = {(c["game"], c["version"]): c["at"] for c in client if c["type"] == "move"}
