@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 PASSWORD = "bench-load-pass-phrase-7"
 
@@ -45,28 +46,15 @@ def session_token_for(user) -> str:
     return session.session_key
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--prefix", default="bench-load")
-    parser.add_argument("--pairs", type=int, default=0, help="games between two people")
-    parser.add_argument("--computer", type=int, default=0, help="games against the computer")
-    parser.add_argument("--level", default="hard", help="computer level of those games")
-    parser.add_argument("--spectators", type=int, default=0)
-    args = parser.parse_args()
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "greycircle.settings")
-    import django
-
-    django.setup()
+def bench_players(names: list[str]) -> list[Any]:
+    """The users `names` (made if missing, password PASSWORD, anyone may invite them, no mail),
+    with the games an earlier run left in play aborted (computer turns then do nothing)."""
     from django.contrib.auth.hashers import make_password
 
     from accounts.models import User
-    from greycircle.games import invitations, services
-    from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
+    from greycircle.games import services
+    from greycircle.games.models import Game, GameStatus
 
-    players = 2 * args.pairs + args.computer
-    names = [f"{args.prefix}-p{i}" for i in range(players)]
-    names += [f"{args.prefix}-s{i}" for i in range(args.spectators)]
     existing = {user.username: user for user in User.objects.filter(username__in=names)}
     password = make_password(PASSWORD)
     for name in names:
@@ -84,7 +72,6 @@ def main() -> None:
             existing[name] = user
     users = [existing[name] for name in names]
 
-    # Games left in play by an earlier run: abort them (computer turns then do nothing).
     stale = (
         Game.objects.filter(seats__user__in=users, status__in=[GameStatus.ACTIVE, GameStatus.OPEN])
         .values_list("pk", flat=True)
@@ -95,6 +82,30 @@ def main() -> None:
             services.game_abort(game_id=game_id)
         except Exception as error:  # already over, or an outage: not this run's business
             print(f"could not abort game {game_id}: {error}", file=sys.stderr)
+    return users
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prefix", default="bench-load")
+    parser.add_argument("--pairs", type=int, default=0, help="games between two people")
+    parser.add_argument("--computer", type=int, default=0, help="games against the computer")
+    parser.add_argument("--level", default="hard", help="computer level of those games")
+    parser.add_argument("--spectators", type=int, default=0)
+    args = parser.parse_args()
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "greycircle.settings")
+    import django
+
+    django.setup()
+
+    from greycircle.games import invitations, services
+    from greycircle.games.models import Invitation, InvitationStatus
+
+    players = 2 * args.pairs + args.computer
+    names = [f"{args.prefix}-p{i}" for i in range(players)]
+    names += [f"{args.prefix}-s{i}" for i in range(args.spectators)]
+    users = bench_players(names)
 
     out_players = []
     for pair in range(args.pairs):

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 # The app's tree (BENCH_APP_DIR, on PYTHONPATH: bench/loadkit.py) holds bench/ too.
-from bench.load_setup import PASSWORD, session_token_for
+from bench.load_setup import PASSWORD, bench_players, session_token_for
 
 # (kind, computer level or None for people, how many people): the games of one run.
 PEOPLE_GAMES = [("circles", 2), ("circles", 2), ("cirkis", 2), ("cirkis", 2), ("kingscorner", 4)]
@@ -85,44 +85,18 @@ TRUNCATE bench_game_log, bench_inbox_log;
 
 
 def setup(args: argparse.Namespace) -> dict[str, Any]:
-    from django.contrib.auth.hashers import make_password
     from django.db import connection
     from django.db.models import Q
 
-    from accounts.models import FriendRequest, Friendship, User
+    from accounts.models import FriendRequest, Friendship
     from greycircle.games import invitations, services
-    from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
+    from greycircle.games.models import Invitation, InvitationStatus
     from greycircle.push.models import WebPushSubscription
 
     people = sum(size for _, size in PEOPLE_GAMES)
     computer_games = COMPUTER_GAMES[: args.computers]
     names = [f"{args.prefix}-p{i}" for i in range(people + len(COMPUTER_GAMES))]
-    existing = {user.username: user for user in User.objects.filter(username__in=names)}
-    password = make_password(PASSWORD)
-    for name in names:
-        if name not in existing:
-            user = User(
-                username=name,
-                email=f"{name}@example.com",
-                accept_invitations_from_anyone=True,
-                email_game_invitation=False,
-                email_game_over=False,
-                email_reminder=False,
-            )
-            user.password = password
-            user.save()
-            existing[name] = user
-    users = [existing[name] for name in names]
-    stale = (
-        Game.objects.filter(seats__user__in=users, status__in=[GameStatus.ACTIVE, GameStatus.OPEN])
-        .values_list("pk", flat=True)
-        .distinct()
-    )
-    for game_id in list(stale):
-        try:
-            services.game_abort(game_id=game_id)
-        except Exception as error:
-            print(f"could not abort game {game_id}: {error}", file=sys.stderr)
+    users = bench_players(names)
     FriendRequest.objects.filter(Q(from_user__in=users) | Q(to_user__in=users)).delete()
     Friendship.objects.filter(Q(user__in=users) | Q(friend__in=users)).delete()
     # An earlier run's browsers (their push service is gone: every push to them would fail and
