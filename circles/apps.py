@@ -11,6 +11,7 @@ class CirclesConfig(AppConfig):
         from circles.rules import RULES
         from circles.rules_page import rules_context
         from greycircle.games import registry
+        from greycircle.games.clocks import TimeControl
 
         registry.register(
             registry.GameKind(
@@ -25,6 +26,10 @@ class CirclesConfig(AppConfig):
                 rules_template="circles/rules.html",
                 rules_context=rules_context,
                 outcome_reasons={"more_discs": "on discs", "tie": ""},
+                clock_presets=tuple(
+                    TimeControl(minutes, increment)
+                    for minutes, increment in ((1, 0), (3, 2), (5, 0), (5, 3), (10, 5), (15, 10))
+                ),
                 analysis=registry.GameAnalysis(
                     get=services.analysis_get,
                     request=services.analysis_request,

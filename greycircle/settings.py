@@ -435,6 +435,11 @@ GAMES_AI_STALL_SECONDS = int(os.environ.get("GAMES_AI_STALL_SECONDS", "30"))
 # An invitation to a game not answered in this many days expires (the seat opens or the game is
 # cancelled, as its creator chose).
 GAMES_INVITATION_DAYS = float(os.environ.get("GAMES_INVITATION_DAYS", "7"))
+# Live games (greycircle.games.clocks): each move is charged this much less than the time it took
+# to arrive, for the network's delay; a seat's first turn has this long, past which the game is
+# aborted, unrated.
+GAMES_CLOCK_LAG_ALLOWANCE_MS = int(os.environ.get("GAMES_CLOCK_LAG_ALLOWANCE_MS", "300"))
+GAMES_CLOCK_FIRST_MOVE_SECONDS = float(os.environ.get("GAMES_CLOCK_FIRST_MOVE_SECONDS", "30"))
 # Thinking time of a computer player that searches, per move.
 GAMES_AI_BUDGET_MS = int(os.environ.get("GAMES_AI_BUDGET_MS", "1000"))
 # While computer turns queue up, each thinks less, down to this (greycircle.games.thinking).

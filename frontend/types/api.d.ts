@@ -935,6 +935,17 @@ export interface components {
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
             /**
+             * @description `correspondence` (days per move) or `live` (a clock per seat: `clock`).
+             *
+             *     * `correspondence` - Correspondence
+             *     * `live` - Live
+             */
+            speed: components["schemas"]["SpeedEnum"];
+            /** @description False for a casual game: it moves no rating. */
+            rated: boolean;
+            /** @description A live game's clocks; null otherwise. */
+            clock: components["schemas"]["GameClock"] | null;
+            /**
              * Format: date-time
              * @description When the player to move runs out of time; null when no time runs (the game is not in play, a computer is to move, or only one person plays).
              */
@@ -998,6 +1009,13 @@ export interface components {
              * @default 3
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
+            /** @description Make the game live: a clock per seat with this time control instead of days per move. Each player's first turn has its own limit (30 s by default), past which the game is aborted; a player out of time loses (King's Corner with three or more seats: a computer takes the seat over). */
+            time_control?: components["schemas"]["TimeControlRequest"] | null;
+            /**
+             * @description False for a casual game, which moves no rating.
+             * @default true
+             */
+            rated: boolean;
         };
         /** @description The game ended. */
         CirKisGameOverEvent: {
@@ -1054,6 +1072,17 @@ export interface components {
              *     * `7` - 7 days
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
+            /**
+             * @description `correspondence` (days per move) or `live` (a clock per seat: `clock`).
+             *
+             *     * `correspondence` - Correspondence
+             *     * `live` - Live
+             */
+            speed: components["schemas"]["SpeedEnum"];
+            /** @description False for a casual game: it moves no rating. */
+            rated: boolean;
+            /** @description A live game's clocks; null otherwise. */
+            clock: components["schemas"]["GameClock"] | null;
             /**
              * Format: date-time
              * @description When the player to move runs out of time; null when no time runs (the game is not in play, a computer is to move, or only one person plays).
@@ -1374,6 +1403,17 @@ export interface components {
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
             /**
+             * @description `correspondence` (days per move) or `live` (a clock per seat: `clock`).
+             *
+             *     * `correspondence` - Correspondence
+             *     * `live` - Live
+             */
+            speed: components["schemas"]["SpeedEnum"];
+            /** @description False for a casual game: it moves no rating. */
+            rated: boolean;
+            /** @description A live game's clocks; null otherwise. */
+            clock: components["schemas"]["GameClock"] | null;
+            /**
              * Format: date-time
              * @description When the player to move runs out of time; null when no time runs (the game is not in play, a computer is to move, or only one person plays).
              */
@@ -1464,6 +1504,13 @@ export interface components {
              * @default 3
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
+            /** @description Make the game live: a clock per seat with this time control instead of days per move. Each player's first turn has its own limit (30 s by default), past which the game is aborted; a player out of time loses (King's Corner with three or more seats: a computer takes the seat over). */
+            time_control?: components["schemas"]["TimeControlRequest"] | null;
+            /**
+             * @description False for a casual game, which moves no rating.
+             * @default true
+             */
+            rated: boolean;
         };
         /** @description A Circles game that is over, move by move, as you may see it. */
         CirclesGameReplay: {
@@ -1510,6 +1557,17 @@ export interface components {
              *     * `7` - 7 days
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
+            /**
+             * @description `correspondence` (days per move) or `live` (a clock per seat: `clock`).
+             *
+             *     * `correspondence` - Correspondence
+             *     * `live` - Live
+             */
+            speed: components["schemas"]["SpeedEnum"];
+            /** @description False for a casual game: it moves no rating. */
+            rated: boolean;
+            /** @description A live game's clocks; null otherwise. */
+            clock: components["schemas"]["GameClock"] | null;
             /**
              * Format: date-time
              * @description When the player to move runs out of time; null when no time runs (the game is not in play, a computer is to move, or only one person plays).
@@ -1750,6 +1808,45 @@ export interface components {
          *     is `ready`; until then `progress` says how far it is. One shape per game kind, told apart by `kind`.
          */
         GameAnalysis: components["schemas"]["CirclesGameAnalysis"];
+        /**
+         * @description A live game's clocks (greycircle.games.clocks). A client shows the running seat's time as
+         *     `remaining_ms[running]` less the time since `running_since`, on the server's clock: its own
+         *     clock's offset from the server's is `server_time` less when the envelope arrived.
+         */
+        GameClock: {
+            /** @description Minutes + increment seconds, e.g. "3+2". */
+            time_control: string;
+            /** @description Each seat's time at the start. */
+            initial_ms: number;
+            /** @description Added to a seat's time after its turn. */
+            increment_ms: number;
+            /** @description Each seat's time, as of `running_since` for the running seat. */
+            remaining_ms: number[];
+            /** @description The seat whose clock runs; null when none does. */
+            running: number | null;
+            /**
+             * Format: date-time
+             * @description When the running seat's clock started this stretch.
+             */
+            running_since: string | null;
+            /**
+             * Format: date-time
+             * @description In the running seat's first turn, its clock does not run: it must move by this time, or the game is aborted (unrated).
+             */
+            first_move_deadline: string | null;
+            /**
+             * Format: date-time
+             * @description When the running seat's time is up, the lag allowance included: the server then ends the game on its own (a loss on time; in King's Corner with three or more seats a computer takes the seat over).
+             */
+            flag_at: string | null;
+            /**
+             * Format: date-time
+             * @description The server's clock as this was written.
+             */
+            server_time: string;
+            /** @description Each move is charged this much less than the time it took to arrive. */
+            lag_allowance_ms: number;
+        };
         /** @description Start a game: its kind, options and the other seats (you take seat 0). One shape per game kind, told apart by `kind`. */
         GameCreateRequest: components["schemas"]["CirclesGameCreateRequest"] | components["schemas"]["CirKisGameCreateRequest"] | components["schemas"]["KingsCornerGameCreateRequest"];
         /** @description One of my games, with its move log as I may see it. */
@@ -2119,6 +2216,17 @@ export interface components {
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
             /**
+             * @description `correspondence` (days per move) or `live` (a clock per seat: `clock`).
+             *
+             *     * `correspondence` - Correspondence
+             *     * `live` - Live
+             */
+            speed: components["schemas"]["SpeedEnum"];
+            /** @description False for a casual game: it moves no rating. */
+            rated: boolean;
+            /** @description A live game's clocks; null otherwise. */
+            clock: components["schemas"]["GameClock"] | null;
+            /**
              * Format: date-time
              * @description When the player to move runs out of time; null when no time runs (the game is not in play, a computer is to move, or only one person plays).
              */
@@ -2182,6 +2290,13 @@ export interface components {
              * @default 3
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
+            /** @description Make the game live: a clock per seat with this time control instead of days per move. Each player's first turn has its own limit (30 s by default), past which the game is aborted; a player out of time loses (King's Corner with three or more seats: a computer takes the seat over). */
+            time_control?: components["schemas"]["TimeControlRequest"] | null;
+            /**
+             * @description False for a casual game, which moves no rating.
+             * @default true
+             */
+            rated: boolean;
         };
         /** @description A King's Corner game that is over, move by move, as you may see it. */
         KingsCornerGameReplay: {
@@ -2228,6 +2343,17 @@ export interface components {
              *     * `7` - 7 days
              */
             days_per_move: components["schemas"]["DaysPerMoveEnum"];
+            /**
+             * @description `correspondence` (days per move) or `live` (a clock per seat: `clock`).
+             *
+             *     * `correspondence` - Correspondence
+             *     * `live` - Live
+             */
+            speed: components["schemas"]["SpeedEnum"];
+            /** @description False for a casual game: it moves no rating. */
+            rated: boolean;
+            /** @description A live game's clocks; null otherwise. */
+            clock: components["schemas"]["GameClock"] | null;
             /**
              * Format: date-time
              * @description When the player to move runs out of time; null when no time runs (the game is not in play, a computer is to move, or only one person plays).
@@ -3078,12 +3204,28 @@ export interface components {
             code: components["schemas"]["SocketErrorCodeEnum"];
             detail: string;
         };
+        /**
+         * @description * `correspondence` - Correspondence
+         *     * `live` - Live
+         * @enum {string}
+         */
+        SpeedEnum: "correspondence" | "live";
         Tally: {
             played: number;
             won: number;
             lost: number;
             /** @description Nobody won, or the win was shared. */
             tied: number;
+        };
+        /**
+         * @description A live game's time control: minutes each (1 to 60), seconds added after each turn (0 to
+         *     60). Refused as `bad_time_control`.
+         */
+        TimeControlRequest: {
+            /** @description Each player's time at the start, in minutes. */
+            minutes: number;
+            /** @description Seconds added after each of a player's turns. */
+            increment: number;
         };
         TimeRunningOutEvent: {
             /** @description The game it is about. */
@@ -3973,7 +4115,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameEnvelope"];
                 };
             };
-            /** @description The game cannot be started as asked. Error codes: `invalid`, `unknown_kind`, `bad_seats`, `bad_ai_level`, `bad_options`, `bad_record`, `no_record_notation`, `bad_days_per_move`, `parse_error`, `too_deep`. */
+            /** @description The game cannot be started as asked. Error codes: `invalid`, `unknown_kind`, `bad_seats`, `bad_ai_level`, `bad_options`, `bad_record`, `no_record_notation`, `bad_days_per_move`, `bad_time_control`, `parse_error`, `too_deep`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4514,7 +4656,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameEnvelope"];
                 };
             };
-            /** @description The move cannot be played. Error codes: `invalid`, `bad_idempotency_key`, `malformed`, `illegal_move`, `game_not_active`, `parse_error`, `too_deep`. */
+            /** @description The move cannot be played. Error codes: `invalid`, `bad_idempotency_key`, `malformed`, `illegal_move`, `game_not_active`, `time_up`, `parse_error`, `too_deep`. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -156,6 +156,8 @@ class GameViewSet(viewsets.GenericViewSet):
             unlisted=serializer.validated_data["unlisted"],
             on_decline=serializer.validated_data["on_decline"],
             days_per_move=serializer.validated_data["days_per_move"],
+            time_control=serializer.validated_data["time_control"],
+            rated=serializer.validated_data["rated"],
         )
         return self._envelope(game, status.HTTP_201_CREATED)
 

@@ -128,6 +128,7 @@ GAME_OPERATIONS = {
                 "bad_record",
                 "no_record_notation",
                 "bad_days_per_move",
+                "bad_time_control",
             ),
             **TOO_MANY_GAMES,
         },
@@ -376,6 +377,7 @@ GAME_OPERATIONS = {
                     "malformed",
                     "illegal_move",
                     "game_not_active",
+                    "time_up",
                 ),
                 403: error_response(
                     "Not yours to play.", "not_your_turn", "not_a_player", "seat_taken_over"

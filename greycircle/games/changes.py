@@ -10,14 +10,14 @@ with `game_lock`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from greycircle.games import events, registry, selectors
+from greycircle.games import clocks, events, registry, selectors
 from greycircle.games.engine import IllegalMove, Outcome
 from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import DeadlineNotice, Game, GameStatus, InvitationStatus, Move, Seat
@@ -112,6 +112,7 @@ def game_start(game: Game, *, seat_count: int) -> None:
     game.state = rules.encode(state)
     game.status = GameStatus.ACTIVE
     game.to_move = rules.to_move(state)
+    clocks.clock_start(game, seat_count=seat_count, now=timezone.now())
     deadline_reset(game)
     game.version += 1
 
@@ -133,14 +134,27 @@ def game_finish(game: Game, outcome: Outcome, *, final_move_by: User | None = No
 def deadline_reset(game: Game) -> None:
     """Start the time per move of the seat now to move, or clear it: it runs only while the
     game is in play, a person is to move, and at least two people play (no time limit against
-    computers). Called wherever `to_move` changes, and after each move of the same seat."""
+    computers). Called wherever `to_move` changes, and after each move of the same seat.
+
+    A live game has no time per move but clocks (greycircle.games.clocks): the seat to move's
+    runs while the game is in play, a computer's included, unless a computer took the seat over
+    from a player whose time ran out."""
     seats = game.seats.all()
+    game.deadline_notice = DeadlineNotice.NONE
+    if game.clock_initial_ms is not None:
+        game.move_deadline = None
+        running = (
+            game.status == GameStatus.ACTIVE
+            and game.to_move is not None
+            and not seats[game.to_move].is_taken_over
+        )
+        game.flag_at = clocks.flag_at_of(game, running=running)
+        return
     people = [seat.index for seat in seats if seat.is_person]
     if game.status == GameStatus.ACTIVE and game.to_move in people and len(people) >= 2:
         game.move_deadline = timezone.now() + timedelta(days=game.days_per_move)
     else:
         game.move_deadline = None
-    game.deadline_notice = DeadlineNotice.NONE
 
 
 # What a move changes in its game's row (the rest, such as its options or seats, stays).
@@ -152,6 +166,10 @@ MOVE_CHANGES = (
     "finished_at",
     "move_deadline",
     "deadline_notice",
+    "clock_remaining_ms",
+    "clock_moved",
+    "clock_started_at",
+    "flag_at",
     "version",
     "move_count",
     "updated_at",
@@ -167,10 +185,12 @@ def move_apply(
     idempotency_key: str = "",
     imported: bool = False,
     state: Any = None,
+    arrived_at: datetime | None = None,
 ) -> Move:
     """Play `move` on the locked `game`; store the state and the log entry (returned).
 
-    The caller announces the change (`game_commit(game, moves=[...])`).
+    In a live game the mover's clock is charged up to `arrived_at` (when the move came in; now
+    if not given). The caller announces the change (`game_commit(game, moves=[...])`).
     """
     rules = registry.get(game.kind).rules
     before = selectors.game_state_of(game=game) if state is None else state
@@ -182,6 +202,15 @@ def move_apply(
     game.state = rules.encode(after)
     selectors.game_state_remember(game=game, state=after)
     game.to_move = rules.to_move(after)
+    if game.clock_initial_ms is not None:
+        now = timezone.now()
+        clocks.clock_charge(
+            game,
+            seat=seat.index,
+            turn_over=game.to_move != seat.index,
+            arrived_at=arrived_at or now,
+            now=now,
+        )
     outcome = rules.outcome(after)
     if outcome is not None:
         game_finish(game, outcome, final_move_by=player)

@@ -204,7 +204,7 @@ def _deadline_handle(game_id: int, *, now: datetime) -> str | None:
             return None
         level = takeover_level_for(game=game)
         if level is not None:
-            _seat_take_over(game, absent, level=level, now=now)
+            seat_take_over(game, absent, level=level, now=now)
             return "taken_over"
         game.deadline_notice = DeadlineNotice.EXPIRED
         # Nothing else changes, but every page must learn that the win can be claimed.
@@ -231,7 +231,7 @@ def _deadline_handle(game_id: int, *, now: datetime) -> str | None:
     return None
 
 
-def _seat_take_over(game: Game, seat: Seat, *, level: str, now: datetime) -> None:
+def seat_take_over(game: Game, seat: Seat, *, level: str, now: datetime) -> None:
     """The computer at `level` plays `seat` of the locked `game` from now on; its player keeps
     the seat (and sees the game from it) but can no longer move."""
     seat.ai_level = level

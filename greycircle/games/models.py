@@ -45,6 +45,13 @@ class DaysPerMove(models.IntegerChoices):
     SEVEN = 7, "7 days"
 
 
+class GameSpeed(models.TextChoices):
+    """How a game is timed: days per move, or a live clock per seat (greycircle.games.clocks)."""
+
+    CORRESPONDENCE = "correspondence", "Correspondence"
+    LIVE = "live", "Live"
+
+
 class DeadlineNotice(models.TextChoices):
     """What has been done about the current `Game.move_deadline` (each new deadline resets it)."""
 
@@ -178,6 +185,19 @@ class Game(models.Model):
     deadline_notice = models.CharField(
         max_length=16, choices=DeadlineNotice.choices, default=DeadlineNotice.NONE, blank=True
     )
+    # A casual game moves nobody's rating.
+    rated = models.BooleanField(default=True)
+    # A live game's clocks (greycircle.games.clocks); `clock_initial_ms` is None for a game of
+    # days per move. `clock_remaining_ms` and `clock_moved` hold one entry per seat: its time as
+    # of `clock_started_at` (for the seat to move, the start of its running stretch) and whether
+    # it is past its first turn. `flag_at` is when the running seat's time is up (None when no
+    # clock runs): the clocks' loop finds due games by it (greycircle.games.flags).
+    clock_initial_ms = models.PositiveIntegerField(null=True, blank=True)
+    clock_increment_ms = models.PositiveIntegerField(default=0)
+    clock_remaining_ms = models.JSONField(default=list, blank=True)
+    clock_moved = models.JSONField(default=list, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    flag_at = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -186,6 +206,9 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "kind"]),
             models.Index(fields=["status", "move_deadline"], name="game_status_deadline"),
+            models.Index(
+                fields=["flag_at"], name="game_flag_at", condition=Q(flag_at__isnull=False)
+            ),
         ]
 
     def __str__(self) -> str:
@@ -197,6 +220,10 @@ class Game(models.Model):
             if kwargs.get("update_fields") is not None:
                 kwargs["update_fields"] = {*kwargs["update_fields"], "link_key"}
         super().save(*args, **kwargs)
+
+    @property
+    def speed(self) -> str:
+        return GameSpeed.CORRESPONDENCE if self.clock_initial_ms is None else GameSpeed.LIVE
 
 
 class Seat(models.Model):

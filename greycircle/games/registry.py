@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from greycircle.games.clocks import TimeControl
 from greycircle.games.engine import ComputerPlayer, Rules
 
 if TYPE_CHECKING:
@@ -66,6 +67,13 @@ class GameKind:
     # How the kind's outcome reasons end a sentence ("You won 38-26 on discs"): reason -> words;
     # "" for a reason that needs none (a tie). Game lists and profiles word results with them.
     outcome_reasons: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # The time controls offered for live games of the kind (the Play form, the lobby's pools);
+    # any other of 1 to 60 minutes and 0 to 60 seconds may be asked for (greycircle.games.clocks).
+    clock_presets: tuple[TimeControl, ...] = (
+        TimeControl(3, 5),
+        TimeControl(5, 5),
+        TimeControl(10, 10),
+    )
 
     @property
     def kind(self) -> str:

@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.selectors import block_between, blocked_user_ids
-from greycircle.games import registry
+from greycircle.games import clocks, registry
 from greycircle.games.engine import RecordNotation
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
 
@@ -70,6 +70,9 @@ def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
         "to_move": game.to_move,
         "you": you,
         "days_per_move": game.days_per_move,
+        "speed": game.speed,
+        "rated": game.rated,
+        "clock": clocks.clock_json(game, now=timezone.now()),
         "move_deadline": game.move_deadline,
         "can_claim": can_claim_for(game=game, seat=you),
         "created_by": _creator_name(game),

@@ -15,7 +15,8 @@ from rest_framework import serializers
 from accounts.selectors import username_key, users_by_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
-from greycircle.games.models import DaysPerMove, GameStatus, InvitationStatus, OnDecline
+from greycircle.games.clocks import TimeControl, time_control_check
+from greycircle.games.models import DaysPerMove, GameSpeed, GameStatus, InvitationStatus, OnDecline
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
 from greycircle.ratings.serializers import GameRatingSerializer
@@ -87,6 +88,35 @@ DAYS_PER_MOVE_HELP = (
 )
 
 
+class TimeControlSerializer(serializers.Serializer):
+    """A live game's time control: minutes each (1 to 60), seconds added after each turn (0 to
+    60). Refused as `bad_time_control`."""
+
+    minutes = serializers.IntegerField(help_text="Each player's time at the start, in minutes.")
+    increment = serializers.IntegerField(help_text="Seconds added after each of a player's turns.")
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        try:
+            attrs = super().run_validation(data)
+            if attrs is None:
+                return None
+            return time_control_check(minutes=attrs["minutes"], increment=attrs["increment"])
+        except (serializers.ValidationError, ValueError) as error:
+            message = (
+                str(error)
+                if isinstance(error, ValueError)
+                else 'A time control is {"minutes": 1-60, "increment": 0-60}.'
+            )
+            raise ApiError(
+                code="bad_time_control",
+                detail=message,
+                extra={"fields": {self.field_name: [message]}},
+            ) from None
+
+    def to_representation(self, instance: TimeControl) -> dict[str, int]:
+        return {"minutes": instance.minutes, "increment": instance.increment}
+
+
 def _bad_seats(detail: str) -> ApiError:
     return ApiError(code="bad_seats", detail=detail)
 
@@ -153,6 +183,18 @@ class GameCreateSerializer(serializers.Serializer):
     )
     days_per_move = DaysPerMoveField(
         required=False, default=DaysPerMove.THREE, help_text=DAYS_PER_MOVE_HELP
+    )
+    time_control = TimeControlSerializer(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Make the game live: a clock per seat with this time control instead of days "
+        "per move. Each player's first turn has its own limit (30 s by default), past which the "
+        "game is aborted; a player out of time loses (King's Corner with three or more seats: a "
+        "computer takes the seat over).",
+    )
+    rated = serializers.BooleanField(
+        required=False, default=True, help_text="False for a casual game, which moves no rating."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -288,6 +330,41 @@ class OutcomeSerializer(serializers.Serializer):
     rating = GameRatingSerializer()
 
 
+class GameClockSerializer(serializers.Serializer):
+    """A live game's clocks (greycircle.games.clocks). A client shows the running seat's time as
+    `remaining_ms[running]` less the time since `running_since`, on the server's clock: its own
+    clock's offset from the server's is `server_time` less when the envelope arrived."""
+
+    time_control = serializers.CharField(help_text='Minutes + increment seconds, e.g. "3+2".')
+    initial_ms = serializers.IntegerField(help_text="Each seat's time at the start.")
+    increment_ms = serializers.IntegerField(help_text="Added to a seat's time after its turn.")
+    remaining_ms = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Each seat's time, as of `running_since` for the running seat.",
+    )
+    running = serializers.IntegerField(
+        allow_null=True, help_text="The seat whose clock runs; null when none does."
+    )
+    running_since = serializers.DateTimeField(
+        allow_null=True, help_text="When the running seat's clock started this stretch."
+    )
+    first_move_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="In the running seat's first turn, its clock does not run: it must move by "
+        "this time, or the game is aborted (unrated).",
+    )
+    flag_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the running seat's time is up, the lag allowance included: the server "
+        "then ends the game on its own (a loss on time; in King's Corner with three or more "
+        "seats a computer takes the seat over).",
+    )
+    server_time = serializers.DateTimeField(help_text="The server's clock as this was written.")
+    lag_allowance_ms = serializers.IntegerField(
+        help_text="Each move is charged this much less than the time it took to arrive."
+    )
+
+
 class GameSummarySerializer(serializers.Serializer):
     """A game in a list: the envelope without `state` and `legal_moves`."""
 
@@ -300,6 +377,12 @@ class GameSummarySerializer(serializers.Serializer):
     to_move = serializers.IntegerField(allow_null=True, help_text="The seat to act, if any.")
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for spectators.")
     days_per_move = DaysPerMoveField(help_text=DAYS_PER_MOVE_HELP)
+    speed = serializers.ChoiceField(
+        choices=GameSpeed.choices,
+        help_text="`correspondence` (days per move) or `live` (a clock per seat: `clock`).",
+    )
+    rated = serializers.BooleanField(help_text="False for a casual game: it moves no rating.")
+    clock = GameClockSerializer(allow_null=True, help_text="A live game's clocks; null otherwise.")
     move_deadline = serializers.DateTimeField(
         allow_null=True,
         help_text="When the player to move runs out of time; null when no time runs (the game is "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.selectors import are_friends, blocked_user_ids, is_blocked_among
-from greycircle.games import registry, selectors, thinking
+from greycircle.games import flags, registry, selectors, thinking
 from greycircle.games.changes import (
     ai_turn_pending,
     check_can_act,
@@ -32,6 +32,7 @@ from greycircle.games.changes import (
     move_apply,
     seat_of,
 )
+from greycircle.games.clocks import TimeControl
 from greycircle.games.engine import IllegalMove, Outcome, RecordNotation
 from greycircle.games.errors import (
     GameInvalid,
@@ -75,6 +76,8 @@ def game_create(
     unlisted: bool = False,
     on_decline: str = OnDecline.CANCEL,
     days_per_move: int = DaysPerMove.THREE,
+    time_control: TimeControl | None = None,
+    rated: bool = True,
 ) -> Game:
     """A new game with `creator` at seat 0 and `opponents` at seats 1.. in order.
 
@@ -87,7 +90,9 @@ def game_create(
     games): only its players and whoever has its link (with its `link_key`) find it. With a
     `record` (for kinds that have a record notation; every other seat a computer), its moves
     are replayed into the new game as imported moves, and the game goes on from there. Between
-    people, each has `days_per_move` (1, 3 or 7) for each move (greycircle.games.deadlines).
+    people, each has `days_per_move` (1, 3 or 7) for each move (greycircle.games.deadlines),
+    unless the game is live: with a `time_control`, each seat has a clock instead
+    (greycircle.games.clocks). A game that is not `rated` (casual) moves nobody's rating.
     """
     try:
         game_kind = registry.get(kind)
@@ -125,6 +130,10 @@ def game_create(
         normalised_options = rules.validate_options(options or {})
     except IllegalMove as error:
         raise GameInvalid("bad_options", error.message) from None
+    if record and time_control is not None:
+        raise GameInvalid(
+            "bad_time_control", "A game imported from a record is played by days per move."
+        )
     recorded_moves = _record_parse(rules, record, opponents) if record else []
     _seats_check_invitable(creator=creator, seats=opponents)
 
@@ -136,6 +145,9 @@ def game_create(
                 created_by=creator,
                 unlisted=unlisted,
                 days_per_move=days_per_move,
+                rated=rated,
+                clock_initial_ms=time_control.initial_ms if time_control else None,
+                clock_increment_ms=time_control.increment_ms if time_control else 0,
             ),
             seats=[SeatSpec(user=creator), *opponents],
             inviter=creator,
@@ -182,11 +194,16 @@ def move_submit(
     move: Mapping[str, Any],
     expected_version: int,
     idempotency_key: str = "",
+    arrived_at: datetime | None = None,
 ) -> Game:
     """Play `move` for `user`'s seat. Checks seat, version, status and turn, then the rules.
 
     A request repeated with the same `idempotency_key` returns the game without playing twice.
+    In a live game the move is timed by `arrived_at`, when it came in (now if not given): one
+    that arrives after the player's time is up is not played but ends the game on time
+    (`time_up`; greycircle.games.flags).
     """
+    arrived_at = arrived_at or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id)
         if (
@@ -195,16 +212,28 @@ def move_submit(
         ):
             return game
         seat = seat_of(game, user)
-        check_can_act(game, seat=seat, expected_version=expected_version)
-        rules = registry.get(game.kind).rules
-        try:
-            parsed = rules.parse_move(move)
-        except IllegalMove as error:
-            raise GameInvalid(error.code, error.message) from None
-        move = move_apply(
-            game, seat=seat, move=parsed, player=user, idempotency_key=idempotency_key
-        )
-        game_commit(game, moves=[move])
+        flagged = game.to_move == seat.index and flags.flag_is_due(game, now=arrived_at)
+        if flagged:
+            flags.flag_fall(game, now=timezone.now())
+        else:
+            check_can_act(game, seat=seat, expected_version=expected_version)
+            rules = registry.get(game.kind).rules
+            try:
+                parsed = rules.parse_move(move)
+            except IllegalMove as error:
+                raise GameInvalid(error.code, error.message) from None
+            entry = move_apply(
+                game,
+                seat=seat,
+                move=parsed,
+                player=user,
+                idempotency_key=idempotency_key,
+                arrived_at=arrived_at,
+            )
+            game_commit(game, moves=[entry])
+    if flagged:
+        # Raised once the game's end is committed: the flag fell, the move was never played.
+        raise GameInvalid("time_up", "Your time ran out before your move arrived.")
     return game
 
 
@@ -288,6 +317,9 @@ def game_rematch(*, game_id: int, user: User) -> Game:
                 # Whoever had the link to the game may follow its rematch.
                 link_key=game.link_key,
                 days_per_move=game.days_per_move,
+                rated=game.rated,
+                clock_initial_ms=game.clock_initial_ms,
+                clock_increment_ms=game.clock_increment_ms,
             ),
             seats=seats[1:] + seats[:1],
             inviter=user,
