@@ -1919,11 +1919,12 @@ export interface components {
         GameRating: {
             rated: boolean;
             /**
-             * @description Why it is not rated (null when it is): `computers` (fewer than two people played), `too_short` (a person made fewer than the kind's minimum of moves: 2, King's Corner 3), `pair_limit` (two of its players already have 5 rated games of the kind against each other in the last 24 hours).
+             * @description Why it is not rated (null when it is): `casual` (a casual game, which rates nobody), `computers` (fewer than two people played), `too_short` (a person made fewer than the kind's minimum of moves: 2, King's Corner 3), `pair_limit` (two of its players already have 5 rated games of the kind, at either speed, against each other in the last 24 hours).
              *
              *     * `computers` - Fewer than two people played
              *     * `too_short` - A player made too few moves
              *     * `pair_limit` - Two of its players reached their rated games for the day
+             *     * `casual` - Casual game
              */
             reason: (components["schemas"]["ReasonEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description The verdict in words, e.g. "Not rated: ...". */
@@ -3075,9 +3076,10 @@ export interface components {
          * @description * `computers` - Fewer than two people played
          *     * `too_short` - A player made too few moves
          *     * `pair_limit` - Two of its players reached their rated games for the day
+         *     * `casual` - Casual game
          * @enum {string}
          */
-        ReasonEnum: "computers" | "too_short" | "pair_limit";
+        ReasonEnum: "computers" | "too_short" | "pair_limit" | "casual";
         Record: {
             kind: components["schemas"]["GameKindEnum"];
             /** @description The moves in the kind's notation (Circles: 'c5d6c3...'). */

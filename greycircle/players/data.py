@@ -61,11 +61,12 @@ def account_data_export(*, user: User) -> dict[str, Any]:
         "ratings": [
             {
                 "kind": rating.kind,
+                "speed": rating.speed,
                 "rating": rating.rating,
                 "deviation": rating.deviation,
                 "games": rating.games,
             }
-            for rating in PlayerRating.objects.filter(user=user).order_by("kind")
+            for rating in PlayerRating.objects.filter(user=user).order_by("kind", "speed")
         ],
         "notifications": [
             {

@@ -24,7 +24,7 @@ from accounts.selectors import (
     users_by_username,
 )
 from greycircle.games import registry, selectors
-from greycircle.games.models import GameStatus, Seat
+from greycircle.games.models import GameSpeed, GameStatus, Seat
 from greycircle.games.results import seat_result
 from greycircle.presence import user_is_online
 from greycircle.ratings.selectors import ratings_of
@@ -177,7 +177,7 @@ def profile_statistics(*, user: User, viewer: Any) -> list[dict[str, Any]]:
                 )
             ],
             "head_to_head": stats["head_to_head"],
-            "rating": _rating_json(ratings.get(kind)),
+            "rating": _rating_json(ratings.get((kind, GameSpeed.CORRESPONDENCE))),
         }
         for kind, stats in sorted(kinds.items())
     ]

@@ -18,10 +18,11 @@ class GameRatingSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(
         choices=UnratedReason.choices,
         allow_null=True,
-        help_text="Why it is not rated (null when it is): `computers` (fewer than two people "
-        "played), `too_short` (a person made fewer than the kind's minimum of moves: 2, King's "
-        "Corner 3), `pair_limit` (two of its players already have 5 rated games of the kind "
-        "against each other in the last 24 hours).",
+        help_text="Why it is not rated (null when it is): `casual` (a casual game, which "
+        "rates nobody), `computers` (fewer than two people played), `too_short` (a person made "
+        "fewer than the kind's minimum of moves: 2, King's Corner 3), `pair_limit` (two of its "
+        "players already have 5 rated games of the kind, at either speed, against each other in "
+        "the last 24 hours).",
     )
     detail = serializers.CharField(help_text='The verdict in words, e.g. "Not rated: ...".')
     changes = RatingChangeSerializer(

@@ -1,13 +1,16 @@
 """Rating finished games between people.
 
-A game is rated only when it was really played, so that spare accounts cannot farm a rating:
+A game moves its players' rating at its kind and speed (`Game.speed`: live and correspondence
+are rated apart). It is rated only when it was meant to be and really played, so that spare
+accounts cannot farm a rating:
 
+- it is not casual (`Game.rated`);
 - at least two people sat at it (games against computers are not rated);
 - every person made at least `rated_min_moves(kind)` moves of their own (2; King's Corner 3,
   where ending a turn is a move of its own), so a game resigned or left at once counts for
   nobody;
-- no two of its people already have `PAIR_RATED_GAMES` rated games of the kind against each other
-  in the last `PAIR_WINDOW` (24 hours); beyond it the game is played but unrated.
+- no two of its people already have `PAIR_RATED_GAMES` rated games of the kind (at any speed)
+  against each other in the last `PAIR_WINDOW` (24 hours); beyond it the game is played but unrated.
 
 Whether it was rated, and why not, is kept in the game's outcome (`outcome["rating"]`, typed by
 `serializers.GameRatingSerializer`), so the players see it. Every finished game between people is
@@ -77,7 +80,8 @@ def moves_by_person(*, game: Any, final_move_by: int | None = None) -> dict[int,
 
 
 def pair_rated_games(*, kind: str, user_ids: Sequence[int], since: Any) -> int:
-    """How many games of `kind` rated since `since` both users played."""
+    """How many games of `kind` rated since `since` both users played, at either speed: a pair
+    farming a rating gets no more games a day by alternating speeds."""
     first, second = user_ids
     both = RatingChange.objects.filter(user_id=second, kind=kind, created_at__gte=since)
     return RatingChange.objects.filter(
@@ -91,6 +95,8 @@ def _unrated(reason: UnratedReason, detail: str) -> dict[str, Any]:
 
 def _verdict(*, game: Any, user_ids: Sequence[int], moves: dict[int, int]) -> dict[str, Any] | None:
     """Why `game` is not rated (its outcome's `rating`), or None: it is."""
+    if not game.rated:
+        return _unrated(UnratedReason.CASUAL, "Not rated: a casual game.")
     if len(user_ids) < 2:
         return _unrated(UnratedReason.COMPUTERS, "Not rated: only games between people are rated.")
     needed = rated_min_moves(game.kind)
@@ -133,14 +139,15 @@ def ratings_record(
     unrated = _verdict(game=game, user_ids=user_ids, moves=moves)
     if unrated is not None:
         return unrated
+    speed = game.speed
     PlayerRating.objects.bulk_create(
-        [PlayerRating(user_id=user_id, kind=game.kind) for user_id in user_ids],
+        [PlayerRating(user_id=user_id, kind=game.kind, speed=speed) for user_id in user_ids],
         ignore_conflicts=True,
     )
     locked = {
         rating.user_id: rating
         for rating in PlayerRating.objects.select_for_update()
-        .filter(kind=game.kind, user_id__in=user_ids)
+        .filter(kind=game.kind, speed=speed, user_id__in=user_ids)
         .order_by("user_id")
     }
     before = {seat: locked[user_id].as_glicko() for seat, user_id in seat_users.items()}
@@ -157,6 +164,7 @@ def ratings_record(
                 game=game,
                 user_id=user_id,
                 kind=game.kind,
+                speed=speed,
                 rating_before=rating.rating,
                 rating_after=after.r,
                 deviation_after=after.rd,

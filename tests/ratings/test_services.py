@@ -1,6 +1,7 @@
-"""Finished games between people move their players' Glicko-2 ratings, once per game — when
-they were really played: every person made a few moves, and the same two accounts have not had
-their day's rated games yet. The outcome says whether the game was rated, and why not."""
+"""Finished games between people move their players' Glicko-2 ratings at the game's kind and speed
+(live and correspondence apart), once per game — when they were meant to be (not casual) and
+really played: every person made a few moves, and the same two accounts have not had their day's
+rated games yet. The outcome says whether the game was rated, and why not."""
 
 from datetime import timedelta
 
@@ -8,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from greycircle.games import services
+from greycircle.games.clocks import TimeControl
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
 from greycircle.ratings import services as ratings
@@ -31,8 +33,18 @@ def play(game, cells) -> None:
         )
 
 
-def rating(user) -> PlayerRating:
-    return PlayerRating.objects.get(user=user, kind="tictactoe")
+def rating(user, speed="correspondence") -> PlayerRating:
+    return PlayerRating.objects.get(user=user, kind="tictactoe", speed=speed)
+
+
+def live_game(alice, bob, **options):
+    return game_started(
+        creator=alice,
+        kind="tictactoe",
+        opponents=[SeatSpec(user=bob)],
+        time_control=TimeControl(3, 2),
+        **options,
+    )
 
 
 def test_the_winner_gains_what_the_loser_drops_between_new_players(alice, bob):
@@ -138,6 +150,52 @@ def test_a_pair_is_rated_at_most_five_times_a_day(alice, bob, carol):
     next_day = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     play(next_day, X_WINS)
     assert outcome_rating(next_day)["rated"] is True
+
+
+def test_a_live_game_moves_the_live_rating_and_not_the_correspondence_one(alice, bob):
+    play(game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]), X_WINS)
+    correspondence = rating(alice).rating
+
+    game = live_game(alice, bob)
+    play(game, O_WINS)
+
+    assert rating(alice).rating == correspondence, "the correspondence rating stays"
+    assert rating(alice).games == 1
+    # A fresh live rating: as if the correspondence game had not been played.
+    assert rating(alice, "live").rating == pytest.approx(1337.7, abs=0.1)
+    assert rating(bob, "live").rating == pytest.approx(1662.3, abs=0.1)
+    assert RatingChange.objects.get(game=game, user=bob).speed == "live"
+    assert outcome_rating(game)["changes"] == [
+        {"seat": 0, "before": 1500, "after": 1338},
+        {"seat": 1, "before": 1500, "after": 1662},
+    ]
+
+
+def test_a_casual_game_is_not_rated(alice, bob):
+    game = live_game(alice, bob, rated=False)
+
+    play(game, X_WINS)
+
+    assert outcome_rating(game) == {
+        "rated": False,
+        "reason": "casual",
+        "detail": "Not rated: a casual game.",
+        "changes": [],
+    }
+    assert not PlayerRating.objects.exists()
+    assert not RatingChange.objects.exists()
+
+
+def test_the_pair_limit_counts_both_speeds(alice, bob, monkeypatch):
+    # Alternating speeds would otherwise double a pair's rated games a day.
+    monkeypatch.setattr(ratings, "PAIR_RATED_GAMES", 1)
+    play(game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)]), X_WINS)
+
+    game = live_game(alice, bob)
+    play(game, X_WINS)
+
+    assert outcome_rating(game)["reason"] == "pair_limit"
+    assert not PlayerRating.objects.filter(speed="live").exists()
 
 
 def test_games_against_computers_and_withdrawn_tables_are_not_rated(alice):
