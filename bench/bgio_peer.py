@@ -8,9 +8,10 @@ PostgreSQL database of its own) runs as `node bench/peer/server.js PORT DATABASE
 `update` with a `MAKE_MOVE` action, the state's `_stateID` and the player's credentials. The
 server answers every client of the match with an `update` carrying the new state; the mover's
 own copy of it is the move's acknowledgement (an illegal or stale move gets no answer at all,
-which boardgame.io only logs). A match is made and joined through boardgame.io's Lobby API on
-the same port; a finished one is followed by `playAgain` and a join of the other seat, as our
-players rematch with the seats swapped (one `playAgain` per match: two at once would make two).
+which boardgame.io only logs). Matches are made and joined through boardgame.io's Lobby API on
+the same port before the run; past the last, a finished one is followed by `playAgain` and a join
+of the other seat, as our players rematch with the seats swapped (one `playAgain` per match: two
+at once would make two).
 
 A small socket.io client rather than python-socketio: the same `websockets` as our side, no new
 dependency, and the few frames this needs (Engine.IO open/ping/pong, Socket.IO connect/event).
@@ -133,6 +134,8 @@ class PeerPlayer:
         self.http = loadkit.HttpClient(port)
         self.sio = SocketIO(port)
         self.match = self.seat = self.credentials = None
+        # The next matches made for this pair before the run, (match, seat, credentials) each.
+        self.upcoming: list[tuple[str, str, str]] = []
 
     async def lobby(self, method: str, path: str, body: Any = None) -> Any:
         status, answer = await self.http.json(method, f"/games/{GAME}{path}", body)
@@ -140,11 +143,12 @@ class PeerPlayer:
             raise RuntimeError(f"{method} {path}: {status} {answer}")
         return answer
 
-    async def join(self, match: str, seat: str) -> None:
+    async def join(self, match: str, seat: str) -> tuple[str, str, str]:
         joined = await self.lobby(
             "POST", f"/{match}/join", {"playerID": seat, "playerName": self.name}
         )
         self.match, self.seat, self.credentials = match, seat, joined["playerCredentials"]
+        return self.match, self.seat, self.credentials
 
     async def sync(self) -> dict[str, Any]:
         await self.sio.emit("sync", self.match, self.seat, self.credentials, 2)
@@ -199,6 +203,12 @@ class PeerPlayer:
         await self.sio.connect()
         state = await self.arrive()
         while not self.rec.stop:
+            if state["ctx"].get("gameover") is not None and self.upcoming:
+                started = time.monotonic()
+                self.match, self.seat, self.credentials = self.upcoming.pop(0)
+                state = await self.arrive()
+                self.rec.add("next_game", started, 200)
+                continue
             if state["ctx"].get("gameover") is not None:
                 state = await self.play_again()
                 continue
@@ -247,15 +257,22 @@ class PeerPlayer:
             await self.http.close()
 
 
-async def make_players(port: int, rec: Any, players: int, seed: str) -> list[PeerPlayer]:
-    """`players` players in players/2 new matches, each player joined to its seat."""
+async def make_players(
+    port: int, rec: Any, players: int, rounds: int, seed: str
+) -> list[PeerPlayer]:
+    """`players` players in players/2 pairs, each pair with `rounds` new matches (seats swapped
+    from one to the next), each player joined to its seat of each."""
     made = []
     for index in range(0, players, 2):
         pair = Pair()
         first = PeerPlayer(port, rec, f"peer-p{index}", seed, pair)
         second = PeerPlayer(port, rec, f"peer-p{index + 1}", seed, pair)
         made += [first, second]
-        created = await first.lobby("POST", "/create", {"numPlayers": 2})
-        await first.join(created["matchID"], "0")
-        await second.join(created["matchID"], "1")
+        joined: dict[PeerPlayer, list[tuple[str, str, str]]] = {first: [], second: []}
+        for round_ in range(rounds):
+            created = await first.lobby("POST", "/create", {"numPlayers": 2})
+            for seat, player in enumerate((first, second) if round_ % 2 == 0 else (second, first)):
+                joined[player].append(await player.join(created["matchID"], str(seat)))
+        for player in (first, second):
+            (player.match, player.seat, player.credentials), *player.upcoming = joined[player]
     return made

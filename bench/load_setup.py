@@ -12,7 +12,9 @@ as a subprocess before they start, so they themselves never import Django. It
   that the task worker has no old computer turns to play);
 - starts `--pairs` Circles games between people (players 2i and 2i+1, every invitation
   accepted through the service) and `--computer` games of one player against the computer level
-  `--level` (the player has seat 0, white, and moves first);
+  `--level` (the player has seat 0, white, and moves first); with `--rounds R`, R games for each
+  pair, seats swapped from one to the next as a rematch swaps them (a player's entry lists
+  them all under `games`; `game` and `seat` are the first's);
 - signs every user in by writing the session that allauth headless keeps for an app's
   `X-Session-Token` (the token is the session key), as `POST /_allauth/app/v1/auth/login` would
   but without hashing a password per user; the load generators log some players in through the
@@ -89,6 +91,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefix", default="bench-load")
     parser.add_argument("--pairs", type=int, default=0, help="games between two people")
+    parser.add_argument("--rounds", type=int, default=1, help="games for each pair")
     parser.add_argument("--computer", type=int, default=0, help="games against the computer")
     parser.add_argument("--level", default="hard", help="computer level of those games")
     parser.add_argument("--spectators", type=int, default=0)
@@ -110,19 +113,24 @@ def main() -> None:
     out_players = []
     for pair in range(args.pairs):
         a, b = users[2 * pair], users[2 * pair + 1]
-        game = services.game_create(
-            creator=a, kind="circles", opponents=[services.SeatSpec(user=b)]
-        )
-        pending = Invitation.objects.filter(game=game, status=InvitationStatus.PENDING)
-        for invitation in pending.select_related("invitee"):
-            invitations.invitation_accept(invitation_id=invitation.pk, user=invitation.invitee)
-        for seat, user in enumerate((a, b)):
+        games: dict[Any, list[dict[str, int]]] = {a: [], b: []}
+        for round_ in range(args.rounds):
+            first, second = (a, b) if round_ % 2 == 0 else (b, a)
+            game = services.game_create(
+                creator=first, kind="circles", opponents=[services.SeatSpec(user=second)]
+            )
+            pending = Invitation.objects.filter(game=game, status=InvitationStatus.PENDING)
+            for invitation in pending.select_related("invitee"):
+                invitations.invitation_accept(invitation_id=invitation.pk, user=invitation.invitee)
+            for seat, user in enumerate((first, second)):
+                games[user].append({"game": game.pk, "seat": seat})
+        for user in (a, b):
             out_players.append(
                 {
                     "user": user.username,
                     "token": session_token_for(user),
-                    "game": game.pk,
-                    "seat": seat,
+                    **games[user][0],
+                    "games": games[user],
                 }
             )
     for index in range(args.computer):
