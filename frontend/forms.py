@@ -14,7 +14,14 @@ from django.utils.text import capfirst
 from rest_framework import serializers
 
 from accounts.selectors import username_key, users_by_username
-from greycircle.games.models import DaysPerMove, OnDecline
+from greycircle.games.clocks import (
+    INCREMENT_MAX,
+    MINUTES_MAX,
+    MINUTES_MIN,
+    TimeControl,
+    time_control_check,
+)
+from greycircle.games.models import DaysPerMove, GameSpeed, OnDecline
 from greycircle.games.registry import GameKind
 from greycircle.games.services import SeatSpec
 
@@ -23,6 +30,9 @@ OPEN = "open"
 FRIEND = "user"
 COMPUTER_PREFIX = "ai:"
 OPTION_PREFIX = "option_"
+# The time control's choice that takes the minutes and increment boxes.
+CUSTOM = "custom"
+RATED, CASUAL = "rated", "casual"
 
 _CODE = re.compile(r"`([^`]+)`")
 
@@ -102,6 +112,11 @@ class NewGameForm(forms.Form):
     API takes them (JSON values, checked by the kind's options serializer); the engine's
     `validate_options`, through `services.game_create`, stays the authority on them.
 
+    The game is correspondence (`days_per_move`) or live (`speed`): a clock per seat with one of
+    the kind's `clock_presets` or a custom `minutes` + `increment`; `cleaned_data["time_control"]`
+    is then its `TimeControl` (None for correspondence), checked as the API checks it. `rating`
+    makes it rated or casual (`cleaned_data["rated"]`).
+
     `can_invite=False` (a guest, whom `services.game_create` lets invite nobody) leaves out the
     friend's seat, its username boxes and what a declined invitation does.
     """
@@ -150,6 +165,7 @@ class NewGameForm(forms.Form):
             )
             + ". No limit against computers.",
         )
+        self._add_timing_fields(game_kind)
         if can_invite:
             # As the API's `on_decline`; it matters only when the game invites someone.
             self.fields["on_decline"] = forms.TypedChoiceField(
@@ -173,6 +189,47 @@ class NewGameForm(forms.Form):
                     self.fields[f"{OPTION_PREFIX}{name}"] = form_field
                     self.option_names.append(name)
 
+    def _add_timing_fields(self, game_kind: GameKind) -> None:
+        self.fields["speed"] = forms.ChoiceField(
+            label="Timing",
+            choices=[
+                (GameSpeed.CORRESPONDENCE, "Correspondence: days per move"),
+                (GameSpeed.LIVE, "Live: a clock for each player"),
+            ],
+            widget=forms.RadioSelect,
+            initial=GameSpeed.CORRESPONDENCE,
+            required=False,  # left out: correspondence, as before live games
+        )
+        presets = [(control.label, control.label) for control in game_kind.clock_presets]
+        self.fields["time_control"] = forms.ChoiceField(
+            label="Time control (minutes + seconds added per turn)",
+            choices=[*presets, (CUSTOM, "Custom")],
+            widget=forms.RadioSelect,
+            initial=presets[0][0] if presets else CUSTOM,
+            required=False,
+        )
+        self.fields["minutes"] = forms.IntegerField(
+            label="Minutes each",
+            min_value=MINUTES_MIN,
+            max_value=MINUTES_MAX,
+            required=False,
+            help_text=f"{MINUTES_MIN} to {MINUTES_MAX}.",
+        )
+        self.fields["increment"] = forms.IntegerField(
+            label="Seconds added per turn",
+            min_value=0,
+            max_value=INCREMENT_MAX,
+            required=False,
+            help_text=f"0 to {INCREMENT_MAX}.",
+        )
+        self.fields["rating"] = forms.ChoiceField(
+            label="Rating",
+            choices=[(RATED, "Rated"), (CASUAL, "Casual: no rating changes")],
+            widget=forms.RadioSelect,
+            initial=RATED,
+            required=False,
+        )
+
     def seat_pairs(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
         """Each seat's chooser and its friend's username box (None where nobody is invited)."""
         return [
@@ -190,8 +247,38 @@ class NewGameForm(forms.Form):
         cleaned = super().clean()
         cleaned["opponents"] = self._clean_seats(cleaned)
         cleaned["options"] = self._clean_options(cleaned)
+        cleaned["time_control"] = self._clean_time_control(cleaned)
+        cleaned["rated"] = cleaned.get("rating") != CASUAL
         cleaned.setdefault("on_decline", OnDecline.CANCEL)  # nobody invited: it cannot matter
         return cleaned
+
+    def _clean_time_control(self, cleaned: dict[str, Any]) -> TimeControl | None:
+        """A live game's time control (a preset, or the custom minutes and increment), or None
+        for correspondence; a custom one with a box left empty is an error on that box."""
+        live = cleaned.get("speed") == GameSpeed.LIVE
+        choice = cleaned.get("time_control") or CUSTOM
+        if not live or choice != CUSTOM:
+            # Boxes shown beside the choice (without JavaScript) but not chosen are not read.
+            for name in ("minutes", "increment"):
+                self.errors.pop(name, None)
+        if not live or "time_control" in self.errors:
+            return None
+        if choice != CUSTOM:
+            return TimeControl.parse(choice)  # one of the kind's presets (the field checked it)
+        if "minutes" in self.errors or "increment" in self.errors:
+            return None
+        minutes, increment = cleaned.get("minutes"), cleaned.get("increment")
+        if minutes is None:
+            self.add_error("minutes", "Type the minutes each player has, for a custom clock.")
+        if increment is None:
+            self.add_error("increment", "Type the seconds added per turn (0 for none).")
+        if minutes is None or increment is None:
+            return None
+        try:
+            return time_control_check(minutes=minutes, increment=increment)
+        except ValueError as error:
+            self.add_error(None, str(error))
+            return None
 
     def _clean_seats(self, cleaned: dict[str, Any]) -> list[SeatSpec]:
         seats = range(1, self.game_kind.rules.max_seats)

@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from frontend.forms import FRIEND, NewGameForm
+from frontend.forms import CUSTOM, FRIEND, NewGameForm
 from greycircle.errors import ServiceError
-from greycircle.games import deadlines, registry, results, selectors, services
+from greycircle.games import clocks, deadlines, registry, results, selectors, services
 from greycircle.games.errors import GameNotFound
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.selectors import MyGames
@@ -208,6 +208,8 @@ def play(request: HttpRequest) -> HttpResponse:
                     unlisted=request.POST.get("unlisted") == "on",
                     days_per_move=form.cleaned_data["days_per_move"],
                     on_decline=form.cleaned_data["on_decline"],
+                    time_control=form.cleaned_data["time_control"],
+                    rated=form.cleaned_data["rated"],
                 )
             except ServiceError as error:
                 form.add_error(None, error.detail)
@@ -223,6 +225,8 @@ def play(request: HttpRequest) -> HttpResponse:
             "forms": [(registry.get(kind), form) for kind, form in forms_by_kind.items()],
             "open_games": open_games,
             "friend_choice": FRIEND,
+            "custom_choice": CUSTOM,
+            "first_move_seconds": f"{clocks.first_move_seconds():g}",
             "invite": invite,
             "invite_kind": invite_kind,
             "can_invite": can_invite,

@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from frontend.forms import NewGameForm
 from greycircle.games import registry
+from greycircle.games.clocks import TimeControl
 from greycircle.games.engine import IllegalMove
 from greycircle.games.models import OnDecline
 from greycircle.games.serializers import JsonBooleanField, ShapeSerializer
@@ -241,3 +242,102 @@ def test_a_form_that_may_invite_nobody_has_no_friends_seat_username_or_on_declin
     )
     assert not refused.is_valid()
     assert "seat_1" in refused.errors
+
+
+# --- timing and rating -----------------------------------------------------------------------
+
+
+def test_a_game_is_correspondence_and_rated_unless_the_form_says_otherwise():
+    form = form_for("circles", {"circles-seat_1": "ai:easy"})
+
+    assert [value for value, _ in form.fields["speed"].choices] == ["correspondence", "live"]
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["time_control"] is None
+    assert form.cleaned_data["rated"] is True
+
+
+def test_a_live_game_offers_the_kinds_presets_and_a_custom_clock():
+    circles = form_for("circles")
+    kings_corner = form_for("kingscorner")
+
+    assert [value for value, _ in circles.fields["time_control"].choices] == [
+        "1+0",
+        "3+2",
+        "5+0",
+        "5+3",
+        "10+5",
+        "15+10",
+        "custom",
+    ]
+    assert [value for value, _ in kings_corner.fields["time_control"].choices] == [
+        "3+5",
+        "5+5",
+        "10+10",
+        "custom",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "control"),
+    [
+        ({"circles-time_control": "3+2"}, TimeControl(3, 2)),
+        (
+            {"circles-time_control": "custom", "circles-minutes": "7", "circles-increment": "0"},
+            TimeControl(7, 0),
+        ),
+        # The minutes and increment boxes count only for a custom clock.
+        ({"circles-time_control": "1+0", "circles-minutes": "99"}, TimeControl(1, 0)),
+    ],
+)
+def test_a_live_game_takes_a_preset_or_the_custom_minutes_and_increment(data, control):
+    form = form_for("circles", {"circles-seat_1": "ai:easy", "circles-speed": "live", **data})
+
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["time_control"] == control
+
+
+def test_a_casual_game_is_not_rated():
+    form = form_for("circles", {"circles-seat_1": "ai:easy", "circles-rating": "casual"})
+
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["rated"] is False
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"kingscorner-time_control": "1+0"}, "time_control", "1+0 is not one of the available"),
+        (
+            {"kingscorner-time_control": "custom", "kingscorner-increment": "0"},
+            "minutes",
+            "Type the minutes each player has",
+        ),
+        (
+            {"kingscorner-time_control": "custom", "kingscorner-minutes": "5"},
+            "increment",
+            "Type the seconds added per turn",
+        ),
+        (
+            {"kingscorner-time_control": "custom", "kingscorner-minutes": "61"},
+            "minutes",
+            "less than or equal to 60",
+        ),
+        (
+            {
+                "kingscorner-time_control": "custom",
+                "kingscorner-minutes": "5",
+                "kingscorner-increment": "-1",
+            },
+            "increment",
+            "greater than or equal to 0",
+        ),
+    ],
+)
+def test_a_live_clock_out_of_bounds_is_an_error_on_its_box(data, field, message):
+    form = form_for(
+        "kingscorner", {"kingscorner-seat_1": "ai:easy", "kingscorner-speed": "live", **data}
+    )
+
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+    assert message in " ".join(form.errors[field])
