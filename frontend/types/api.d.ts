@@ -565,8 +565,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Leaderboard of a game kind
-         * @description Players with at least 3 rated games, by Glicko-2 rating, best first; a rating whose deviation is still above 110 is there too, marked `provisional`. Only games between people are rated; a game of several players counts as a win against each player who did not win, and a draw between players who both won or both lost.
+         * Leaderboard of a game kind at a speed
+         * @description Players with at least 3 rated games of the kind at the speed, by Glicko-2 rating, best first; a rating whose deviation is still above 110 is there too, marked `provisional`. Live and correspondence games are rated apart, each speed its own board. Only games between people are rated, casual games never; a game of several players counts as a win against each player who did not win, and a draw between players who both won or both lost.
          */
         get: operations["v1_leaderboards_list"];
         put?: never;
@@ -2597,7 +2597,7 @@ export interface components {
             rating: number;
             /** @description Rating deviation, rounded: the rating is within about twice this, 95% sure. */
             deviation: number;
-            /** @description Rated games played at this kind. */
+            /** @description Rated games played at this kind and speed. */
             games: number;
             /** @description Too few rated games to trust (the deviation is above 110): shown as "1650?". */
             provisional: boolean;
@@ -5517,6 +5517,8 @@ export interface operations {
                 page?: number;
                 /** @description Number of results to return per page. */
                 page_size?: number;
+                /** @description Which ratings: of live games (a clock per seat) or of correspondence games (days per move). */
+                speed?: "correspondence" | "live";
             };
             header?: never;
             path: {
@@ -5533,6 +5535,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedLeaderboardEntryList"];
+                };
+            };
+            /** @description There is no such speed. Error codes: `invalid_speed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */

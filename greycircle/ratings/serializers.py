@@ -39,7 +39,7 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     deviation = serializers.IntegerField(
         help_text="Rating deviation, rounded: the rating is within about twice this, 95% sure."
     )
-    games = serializers.IntegerField(help_text="Rated games played at this kind.")
+    games = serializers.IntegerField(help_text="Rated games played at this kind and speed.")
     provisional = serializers.BooleanField(
         help_text='Too few rated games to trust (the deviation is above 110): shown as "1650?".'
     )

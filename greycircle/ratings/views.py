@@ -1,4 +1,4 @@
-"""The site's leaderboard pages."""
+"""The site's leaderboard pages: one per game kind and speed (`?speed=live`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from greycircle.games import registry
+from greycircle.games.models import GameSpeed
 from greycircle.ratings import selectors
 from greycircle.ratings.models import LEADERBOARD_MIN_GAMES, PROVISIONAL_DEVIATION
 
@@ -18,7 +19,12 @@ def leaderboard(request: HttpRequest, kind: str) -> HttpResponse:
         game_kind = registry.get(kind)
     except registry.UnknownKind:
         raise Http404("No such game.") from None
-    page = Paginator(selectors.leaderboard(kind=kind), PAGE_SIZE).get_page(request.GET.get("page"))
+    speed = request.GET.get("speed", GameSpeed.CORRESPONDENCE)
+    if speed not in GameSpeed.values:
+        raise Http404("No such speed.")
+    page = Paginator(selectors.leaderboard(kind=kind, speed=speed), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     rows = [
         {"rank": rank, "rating": rating}
         for rank, rating in enumerate(page, start=page.start_index())
@@ -29,6 +35,8 @@ def leaderboard(request: HttpRequest, kind: str) -> HttpResponse:
         {
             "game_kind": game_kind,
             "kinds": registry.all_kinds(),
+            "speed": GameSpeed(speed),
+            "speeds": list(GameSpeed),
             "page": page,
             "rows": rows,
             "provisional_deviation": PROVISIONAL_DEVIATION,

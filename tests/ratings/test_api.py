@@ -1,8 +1,10 @@
-"""`/api/v1/leaderboards/{kind}/` and the site's `/leaderboard/<kind>/`."""
+"""`/api/v1/leaderboards/{kind}/` and the site's `/leaderboard/<kind>/`, each speed its own board
+(correspondence unless `?speed=live`)."""
 
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.models import User
 from greycircle.ratings.models import PlayerRating
 from tests.factories import UserFactory
 
@@ -12,7 +14,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 @pytest.fixture
 def ratings():
     """Three established ratings, a provisional one, one of an inactive account, and one after too
-    few games to be listed."""
+    few games to be listed; and two live ratings, one of them of a player rated live only."""
     for username, rating, deviation, games, active in [
         ("ann", 1700, 60, 12, True),
         ("ben", 1900, 80, 12, True),
@@ -28,6 +30,12 @@ def ratings():
             deviation=deviation,
             games=games,
         )
+    PlayerRating.objects.create(
+        user=User.objects.get(username="cat"), kind="tictactoe", speed="live", rating=1750, games=4
+    )
+    PlayerRating.objects.create(
+        user=UserFactory(username="fast"), kind="tictactoe", speed="live", rating=1650, games=5
+    )
 
 
 def test_the_leaderboard_lists_active_players_after_three_rated_games_best_first(ratings):
@@ -59,6 +67,29 @@ def test_ranks_go_on_across_pages(ratings):
     assert [(row["rank"], row["username"]) for row in body["results"]] == [(3, "ann"), (4, "cat")]
 
 
+def test_each_speed_has_its_own_board(ratings):
+    live = APIClient().get("/api/v1/leaderboards/tictactoe/?speed=live").json()["results"]
+    correspondence = APIClient().get("/api/v1/leaderboards/tictactoe/?speed=correspondence")
+
+    assert [(row["rank"], row["username"], row["rating"]) for row in live] == [
+        (1, "cat", 1750),
+        (2, "fast", 1650),
+    ]
+    assert [row["username"] for row in correspondence.json()["results"]] == [
+        "ben",
+        "new",
+        "ann",
+        "cat",
+    ]
+
+
+def test_an_unknown_speed_is_400(ratings):
+    response = APIClient().get("/api/v1/leaderboards/tictactoe/?speed=blitz")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_speed"
+
+
 def test_an_unknown_kind_is_404():
     response = APIClient().get("/api/v1/leaderboards/chess/")
 
@@ -85,7 +116,27 @@ def test_the_leaderboard_page(client, ratings):
     assert client.get("/leaderboard/chess/").status_code == 404
 
 
+def test_the_page_switches_between_the_speeds(client, ratings):
+    page = client.get("/leaderboard/tictactoe/?speed=live")
+
+    assert [row["rating"].user.username for row in page.context["rows"]] == ["cat", "fast"]
+    content = page.content.decode()
+    assert "<title>Tic-tac-toe leaderboard (live)" in content
+    # The switch: links (a keyboard reaches them), the board shown marked as the current page.
+    assert (
+        '<a class="button button--small" href="/leaderboard/tictactoe/?speed=correspondence">'
+        "Correspondence</a>" in content
+    )
+    assert (
+        '<a class="button button--small button--primary" href="/leaderboard/tictactoe/?speed=live"'
+        ' aria-current="page">Live</a>' in content
+    )
+    assert client.get("/leaderboard/tictactoe/?speed=blitz").status_code == 404
+
+
 def test_an_empty_leaderboard_says_what_it_takes(client):
     page = client.get("/leaderboard/tictactoe/")
 
-    assert "Nobody has played 3 rated games of Tic-tac-toe yet" in page.content.decode()
+    assert "Nobody has played 3 rated correspondence games of Tic-tac-toe yet" in (
+        page.content.decode()
+    )
