@@ -125,8 +125,11 @@ class Pair:
 class PeerPlayer:
     """One player: its seat in a match, making its move as soon as an update says it is its turn."""
 
-    def __init__(self, port: int, rec: Any, name: str, seed: str, pair: Pair) -> None:
+    def __init__(
+        self, port: int, rec: Any, name: str, seed: str, pair: Pair, think: float = 0.0
+    ) -> None:
         self.port = port
+        self.think = think
         self.rec = rec
         self.name = name
         self.pair = pair
@@ -225,6 +228,8 @@ class PeerPlayer:
                 state = await self.next_state()
                 continue
             cell = self.rng.choice(cells)
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
             action = {
                 "type": "MAKE_MOVE",
                 "payload": {
@@ -258,15 +263,15 @@ class PeerPlayer:
 
 
 async def make_players(
-    port: int, rec: Any, players: int, rounds: int, seed: str
+    port: int, rec: Any, players: int, rounds: int, seed: str, think: float = 0.0
 ) -> list[PeerPlayer]:
     """`players` players in players/2 pairs, each pair with `rounds` new matches (seats swapped
     from one to the next), each player joined to its seat of each."""
     made = []
     for index in range(0, players, 2):
         pair = Pair()
-        first = PeerPlayer(port, rec, f"peer-p{index}", seed, pair)
-        second = PeerPlayer(port, rec, f"peer-p{index + 1}", seed, pair)
+        first = PeerPlayer(port, rec, f"peer-p{index}", seed, pair, think)
+        second = PeerPlayer(port, rec, f"peer-p{index + 1}", seed, pair, think)
         made += [first, second]
         joined: dict[PeerPlayer, list[tuple[str, str, str]]] = {first: [], second: []}
         for round_ in range(rounds):

@@ -9,11 +9,12 @@ process: boardgame.io's server is one process, its matches held by no shared lay
 with each count of server processes (`manage.py serve --no-tasks --no-access-log --workers N` in
 production mode, bench/loadkit.py), each started by the bench and stopped after its run. N
 players play N/2 games of two at a time; each makes its move as soon as a state says it is its
-turn, choosing among the legal moves with `random.Random(f"{seed}:{player}")`. Each pair's games
-are made before the run (`--games-per-pair`, seats swapped from one to the next: our
-bench/load_setup.py `--rounds`, the peer's Lobby API create and join), so that a finished game is
-followed by the next one (`next_game`: our player opens the next game's socket, the peer's syncs
-the next match on its socket) and the window holds moves only; past the last, by a rematch.
+turn (or, with `--think-ms T`, after thinking 0.5-1.5 T), choosing among the legal moves with
+`random.Random(f"{seed}:{player}")`. Each pair's games are made before the run
+(`--games-per-pair`, seats swapped from one to the next: our bench/load_setup.py `--rounds`, the
+peer's Lobby API create and join), so that a finished game is followed by the next one
+(`next_game`: our player opens the next game's socket, the peer's syncs the next match on its
+socket) and the window holds moves only; past the last, by a rematch.
 
 - `peer`: boardgame.io's socket.io protocol (`update` with a MAKE_MOVE action); the latency of a
   move is from sending it to the mover's own `update` with the new state.
@@ -142,8 +143,11 @@ class RunMeter:
 class SocketPlayer(http_moves.Player):
     """http_moves' player following its game on the socket, moving over the same socket."""
 
-    def __init__(self, info: dict[str, Any], port: int, rec: Any, seed: str) -> None:
+    def __init__(
+        self, info: dict[str, Any], port: int, rec: Any, seed: str, think: float = 0.0
+    ) -> None:
         super().__init__(info, port, rec, 0.02, following=True)
+        self.think = think
         self.rng = random.Random(f"{seed}:{info['user']}")
         self.answers: asyncio.Queue = asyncio.Queue()
         # The setup's next games of this pair (then rematches).
@@ -190,6 +194,8 @@ class SocketPlayer(http_moves.Player):
                 "expected_version": envelope["version"],
                 "move": self.rng.choice(envelope["legal_moves"]),
             }
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
             started = time.monotonic()
             await self.socket.send(json.dumps(frame))
             try:
@@ -219,7 +225,9 @@ async def run_peer(args: argparse.Namespace, players: int) -> dict[str, Any]:
         server = bgio_peer.start_server(processes, port, args.peer_database)
         await bgio_peer.wait_ready(port, server)
         rec = http_moves.Recorder()
-        made = await bgio_peer.make_players(port, rec, players, rounds(args, players), args.seed)
+        made = await bgio_peer.make_players(
+            port, rec, players, rounds(args, players), args.seed, args.think_ms / 1000
+        )
         meter = RunMeter([server.pid], args.peer_database)
         tasks = [asyncio.create_task(player.run()) for player in made]
         window = await loadkit.measure(meter, args.warmup, args.duration)
@@ -243,7 +251,8 @@ async def run_ours(
         )
         rec = http_moves.Recorder()
         if side == "socket":
-            made = [SocketPlayer(info, port, rec, args.seed) for info in setup["players"]]
+            think = args.think_ms / 1000
+            made = [SocketPlayer(info, port, rec, args.seed, think) for info in setup["players"]]
         else:
             made = [
                 http_moves.Player(info, port, rec, 0.02, following=True)
@@ -343,6 +352,13 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="a player thinks 0.5-1.5 times this long before each move (socket sides; default "
+        "0: as soon as it is its turn, which keeps the servers saturated)",
+    )
     parser.add_argument("--seed", default="1")
     parser.add_argument(
         "--games-per-pair",
