@@ -33,6 +33,7 @@ register = template.Library()
 # Modules of the platform itself, by import-map name.
 SHARED_MODULES = {
     "greycircle/game-client": "frontend/js/game-client.js",
+    "greycircle/clock": "frontend/js/clock.js",
     "greycircle/game-page": "frontend/js/game-page.js",
     "greycircle/replay": "frontend/js/replay.js",
     "greycircle/notifications": "frontend/js/notifications.js",

@@ -3,6 +3,7 @@ frontend.views.play) and the game lists that show their time control (frontend.v
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -119,3 +120,27 @@ def test_a_custom_clock_out_of_bounds_is_shown_on_the_form_and_starts_nothing(cl
     assert re.search(r'name="circles-speed" value="live"[^>]*checked', form)
     assert re.search(r'name="circles-time_control" value="custom"[^>]*checked', form)
     assert not Game.objects.exists()
+
+
+def test_a_live_games_page_has_its_clocks_the_announcements_and_the_sound_toggle(client, alice):
+    client.force_login(alice)
+    client.post(
+        "/play/",
+        {
+            "kind": "circles",
+            "circles-seat_1": "ai:easy",
+            "circles-speed": "live",
+            "circles-time_control": "1+0",
+        },
+    )
+    game = Game.objects.get()
+    html = client.get(f"/games/{game.pk}/").content.decode()
+
+    envelope = json.loads(
+        re.search(r'<script id="initial-envelope" type="application/json">(.*?)</script>', html)[1]
+    )
+    assert envelope["clock"]["time_control"] == "1+0"
+    assert envelope["clock"]["remaining_ms"] == [60_000, 60_000]
+    assert '"greycircle/clock": "/static/frontend/js/clock.js"' in html
+    assert '<p class="visually-hidden" id="clock-announce" role="status"></p>' in html
+    assert '<label class="field__label" for="clock-sound">Sound on your turn</label>' in html

@@ -1,0 +1,101 @@
+"""A live game in Chromium: each seat's clock ticks on both pages, the first move has its own
+limit, and a player who runs out of time loses on both pages."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from greycircle.games.clocks import TimeControl
+from greycircle.games.models import Game
+from greycircle.games.services import SeatSpec
+from tests.browser.pages import LIVE_WITHIN_MS
+from tests.factories import PASSWORD, UserFactory, game_started
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def open_game(page: Page, game_id: int) -> None:
+    page.goto(f"/games/{game_id}/")
+    expect(page.locator("#connection")).to_have_text("Live")
+
+
+def clock_of(page: Page, seat: int):
+    return page.locator(f'#seats [data-seat="{seat}"] .player__clock')
+
+
+def move_first_legal(page: Page) -> None:
+    before = page.evaluate("window.greyCircleGame.envelope.version")
+    square = page.locator(".circles-board__hint--legal").first.get_attribute("data-square")
+    page.locator(f"rect[data-square={square}]").click()
+    page.wait_for_function(f"window.greyCircleGame.envelope.version > {before}")
+
+
+def test_clocks_tick_on_both_pages_and_the_player_out_of_time_loses(new_page, log_in):
+    kim = UserFactory(username="kim")
+    lee = UserFactory(username="lee")
+    game = game_started(
+        creator=kim, kind="circles", opponents=[SeatSpec(user=lee)], time_control=TimeControl(1, 0)
+    )
+    kim_page, lee_page = new_page(), new_page()
+    log_in(kim_page, "kim", PASSWORD)
+    log_in(lee_page, "lee", PASSWORD)
+    open_game(kim_page, game.pk)
+    open_game(lee_page, game.pk)
+
+    # A first turn is timed by its own limit, not by the clock.
+    expect(clock_of(kim_page, 0)).to_have_text("1:00")
+    expect(kim_page.locator('#seats [data-seat="0"] .player__first-move')).to_contain_text(
+        "First move within"
+    )
+    expect(kim_page.locator("#clock-announce")).to_contain_text("Your first move: within")
+    expect(kim_page.get_by_label("Sound on your turn")).to_be_visible()
+    move_first_legal(kim_page)
+    expect(lee_page.locator('#seats [data-seat="1"] .player__first-move')).to_be_visible(
+        timeout=LIVE_WITHIN_MS
+    )
+    move_first_legal(lee_page)
+
+    # kim's clock runs now, on both pages; lee's stands still.
+    expect(kim_page.locator("#status")).to_have_text("Your turn.", timeout=LIVE_WITHIN_MS)
+    for page in (kim_page, lee_page):
+        running = clock_of(page, 0)
+        expect(running).to_have_class("player__clock player__clock--running")
+        shown = running.inner_text()
+        expect(running).not_to_have_text(shown)  # it ticks down
+        expect(clock_of(page, 1)).to_have_text("1:00")
+
+    # kim's minute is almost gone (the stretch moved back); the pages, opened again, warn.
+    started = timezone.now() - timedelta(seconds=55)
+    Game.objects.filter(pk=game.pk).update(
+        clock_started_at=started,
+        flag_at=started + timedelta(milliseconds=60_000 + settings.GAMES_CLOCK_LAG_ALLOWANCE_MS),
+    )
+    open_game(kim_page, game.pk)
+    open_game(lee_page, game.pk)
+    expect(clock_of(kim_page, 0)).to_contain_text("0:0")
+    expect(clock_of(kim_page, 0)).to_have_class(
+        "player__clock player__clock--running player__clock--low"
+    )
+    expect(kim_page.locator("#clock-announce")).to_contain_text("Low time")
+    expect(clock_of(lee_page, 0)).to_have_text("0:00.0", timeout=LIVE_WITHIN_MS)
+
+    # Too late: kim's move ends the game on time instead of being played.
+    expect(clock_of(kim_page, 0)).to_have_text("0:00.0")
+    square = kim_page.locator(".circles-board__hint--legal").first.get_attribute("data-square")
+    kim_page.locator(f"rect[data-square={square}]").click()
+    expect(kim_page.locator("#status")).to_have_text(
+        "Game over: lee wins on time.", timeout=LIVE_WITHIN_MS
+    )
+    expect(lee_page.locator("#status")).to_have_text(
+        "Game over: You win on time.", timeout=LIVE_WITHIN_MS
+    )
+    for page in (kim_page, lee_page):
+        expect(clock_of(page, 0)).to_have_text("0:00.0")
+        expect(clock_of(page, 0)).to_have_class("player__clock player__clock--out")
+        expect(clock_of(page, 1)).to_have_text("1:00")
+    assert Game.objects.get(pk=game.pk).outcome["reason"] == "timeout"
