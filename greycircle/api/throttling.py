@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from rest_framework import throttling
 from rest_framework.request import Request
@@ -77,3 +78,15 @@ class RateLimits(throttling.BaseThrottle):
             scoped.num_requests, scoped.duration = scoped.parse_rate(scoped.rate)
             limits.append(scoped)
         return limits
+
+
+def rate_limits_spend(*, user: Any, scope: str) -> int | None:
+    """Count one action of the signed-in `user` made outside a request, against the limits of a
+    request to a view of `throttle_scope = scope` (their `user` rate and the scope's): a move sent
+    over a socket spends the budget of one sent over HTTP. None if within them, else the seconds
+    to wait."""
+    limits = RateLimits()
+    request = cast(Request, SimpleNamespace(user=user))
+    if limits.allow_request(request, SimpleNamespace(throttle_scope=scope)):
+        return None
+    return int(cast(float, limits.retry_after))

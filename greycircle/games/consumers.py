@@ -33,9 +33,13 @@ frame, presence) on the sockets' own threads (greycircle.socket_threads), never 
 that runs the process's sync views, so a reconnect storm neither waits behind requests nor holds
 them up: two queries to authenticate, one to find the user's seat, then the first frame.
 
-Clients send only `{"type": "ping"}` (answered with `{"type": "pong"}`). Any other frame is answered
-with `{"type": "error", "code": "malformed"|"too_large"|"too_deep"|"unsupported", "detail": ...}`
-and the socket stays open.
+Clients send `{"type": "ping"}` (answered with `{"type": "pong"}`), and on a game's socket a seated
+player may send a move, `{"type": "move", "id", "expected_version", "move"}`: played by the same
+service as `POST /games/{id}/moves/` (`services.move_submit`, `id` as its idempotency key, the same
+rate limit), it is answered `{"type": "move_ack", "id", "version"}` or `{"type": "move_error", "id",
+"code", "detail", ...}` with that endpoint's codes, and its change comes after the ack as every
+change does. Any other frame is answered with `{"type": "error", "code":
+"malformed"|"too_large"|"too_deep"|"unsupported", "detail": ...}` and the socket stays open.
 
 Library seam (UPGRADING.md, "channels"): channels==4.3.2. `LiveConsumer` re-implements
 `AsyncConsumer.__call__` and `dispatch` with `channels.utils.await_many_dispatch` and
@@ -54,6 +58,7 @@ import functools
 import logging
 import threading
 import weakref
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -62,11 +67,15 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.utils import timezone
 from redis.exceptions import RedisError
 
 from greycircle import presence
+from greycircle.api.errors import error_body
 from greycircle.api.jsonlimits import JsonRejected, json_loads_limited
-from greycircle.games import events, selectors
+from greycircle.api.throttling import rate_limits_spend
+from greycircle.errors import ServiceError
+from greycircle.games import events, frames, selectors, services
 from greycircle.notifications.selectors import notifications_unread_count
 from greycircle.outages import REDIS_ERRORS, Outage
 from greycircle.socket_threads import run_for_socket, run_shared
@@ -80,7 +89,7 @@ UNAVAILABLE = 4503
 
 # A link key is 22 characters (greycircle.games.models.new_link_key); nothing longer is compared.
 LINK_KEY_MAX = 64
-# Clients only send pings; nothing they may send comes near these.
+# Clients send pings and moves; nothing they may send comes near these.
 MAX_FRAME_BYTES = 4096
 MAX_FRAME_DEPTH = 8
 # Joining or leaving a group waits at most this long for Redis.
@@ -357,13 +366,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.receive_json(content)
 
+    # What to say of a frame this socket does not take.
+    unsupported = 'The only message to send is {"type": "ping"}.'
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # Moves go through the REST API (one path for validation and idempotency); the socket
-        # only answers pings so clients can detect dead connections.
+        # Pings let clients detect dead connections.
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
         else:
-            await self.send_error("unsupported", 'The only message to send is {"type": "ping"}.')
+            await self.send_error("unsupported", self.unsupported)
 
     async def send_error(self, code: str, detail: str) -> None:
         await self.send_json({"type": "error", "code": code, "detail": detail})
@@ -403,10 +414,81 @@ class GameConsumer(LiveConsumer):
             ("socket-hello", self.game_id, self.seat), _hello, self.game_id, self.seat
         )
 
+    unsupported = (
+        'Send {"type": "ping"}, or a move: {"type": "move", "id", "expected_version", "move"}.'
+    )
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "move":
+            await self.send_json(await self._move(content))
+        else:
+            await super().receive_json(content)
+
+    async def _move(self, content: dict[str, Any]) -> dict[str, Any]:
+        """The answer to a move frame. Frames are handled one at a time, so the move's own `game`
+        frame (published as it commits) is sent after this answer."""
+        # A live game's clock stops when the move arrives, not when a thread is free to play it.
+        arrived_at = timezone.now()
+        frame = frames.MoveFrameSerializer(data=content)
+        if not frame.is_valid():
+            return _move_error(
+                content.get("id"),
+                code="invalid",
+                detail="Not a valid move frame.",
+                fields=frame.errors,
+            )
+        move_id = frame.validated_data["id"]
+        try:
+            return await run_for_socket(
+                _move_play,
+                user=self.scope["user"],
+                game_id=self.game_id,
+                frame=frame.validated_data,
+                arrived_at=arrived_at,
+            )
+        except Exception:
+            # As the REST endpoint's 500; the socket stays open.
+            logger.exception("a move over the socket of game %s failed", self.game_id)
+            return _move_error(move_id, code="server_error", detail="The move could not be played.")
+
     async def game_envelope(self, message: dict[str, Any]) -> None:
         # The frame's text, encoded once per audience by events.game_envelopes_send rather than
         # once per socket: a thousand spectators share one.
         await self.send(text_data=message["frame"])
+
+
+def _move_play(
+    *, user: Any, game_id: int, frame: dict[str, Any], arrived_at: datetime
+) -> dict[str, Any]:
+    """On the sockets' threads: the move of a valid frame, limited and played as over HTTP."""
+    move_id = frame["id"]
+    # The REST move endpoint's throttle scope (greycircle.games.api.THROTTLE_SCOPES).
+    retry_after = rate_limits_spend(user=user, scope="moves")
+    if retry_after is not None:
+        return _move_error(
+            move_id,
+            code="throttled",
+            detail=f"Too many moves: wait {retry_after} s.",
+            retry_after=retry_after,
+        )
+    try:
+        game = services.move_submit(
+            game_id=game_id,
+            user=user,
+            move=frame["move"],
+            expected_version=frame["expected_version"],
+            idempotency_key=move_id,
+            arrived_at=arrived_at,
+        )
+    except ServiceError as refusal:
+        return _move_error(move_id, code=refusal.code, detail=refusal.detail, **refusal.extra)
+    return {"type": "move_ack", "id": move_id, "version": game.version}
+
+
+def _move_error(move_id: Any, *, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """A `move_error` frame: the API's error shape, with the move's `id` if it is one."""
+    valid_id = move_id if isinstance(move_id, str) and len(move_id) <= frames.MOVE_ID_MAX else None
+    return {"type": "move_error", "id": valid_id, **error_body(code=code, detail=detail, **extra)}
 
 
 def _link_key(scope: dict[str, Any]) -> str:
@@ -441,6 +523,10 @@ class MeConsumer(LiveConsumer):
     async def user_unread(self, message: dict[str, Any]) -> None:
         """Notifications were marked read (in another tab, an app, by opening a game)."""
         await self.send_json({"type": "unread", **_without_type(message)})
+
+    async def user_game_started(self, message: dict[str, Any]) -> None:
+        """The lobby paired you into a game (greycircle.lobby.events): open it."""
+        await self.send_json({"type": "game_started", **_without_type(message)})
 
 
 def _without_type(message: dict[str, Any]) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 `ws/games/{id}/` sends `GameSocketFrame`s and `ws/me/` sends `MeSocketFrame`s
 (greycircle.notifications.frames), each a `oneOf` its frames told apart by `type`; clients send
 `ClientSocketFrame` (a ping) to either, answered by the `PongFrame` or `SocketErrorFrame` both
-streams share. The consumers (greycircle.games.consumers) and events (greycircle.games.events)
-build the frames; these serializers only describe them, and the contract tests
+streams share, and a seated player may also send a move to the game's (`GameClientSocketFrame`),
+answered by a `MoveAckFrame` or a `MoveErrorFrame`. The consumers (greycircle.games.consumers)
+and events (greycircle.games.events) build the frames; these serializers describe them (and
+check a move frame), and the contract tests
 (tests/api/socket_frames.py) validate every frame the consumer tests receive against the
 published components.
 
@@ -18,18 +20,25 @@ the responses'. No operation uses them: `greycircle.api.schema.components_publis
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from greycircle.api.serializers import ErrorSerializer
+from greycircle.games.models import Move
 from greycircle.games.serializers import (
     ConstField,
     EnumField,
     GameEnvelopeSerializer,
+    JsonIntegerField,
     MoveLogEntrySerializer,
+    MoveRequestSerializer,
     OneOfSerializer,
 )
 
 # The codes of an error frame: a frame refused by its JSON, size or depth
-# (greycircle.api.jsonlimits.JsonRejected), or a well-formed frame that is not a ping.
+# (greycircle.api.jsonlimits.JsonRejected), or a well-formed frame that is not a ping (nor, on a
+# game's socket, a move: a move refused is answered by a `move_error` instead).
 ERROR_CODES = ["malformed", "too_large", "too_deep", "unsupported"]
 
 
@@ -54,14 +63,15 @@ class PongFrameSerializer(serializers.Serializer):
 
 
 class SocketErrorFrameSerializer(serializers.Serializer):
-    """The answer to a frame that is not a ping; the socket stays open."""
+    """The answer to a frame that is not a ping (nor, on a game's socket, a move); the socket
+    stays open."""
 
     type = frame_type("error")
     code = EnumField(
         ERROR_CODES,
         enum_name="SocketErrorCodeEnum",
         help_text="`malformed` (binary or not JSON), `too_large` (over 4 KB), `too_deep` (nested "
-        "too deep), `unsupported` (JSON, but not a ping).",
+        "too deep), `unsupported` (JSON, but neither a ping nor, on a game's socket, a move).",
     )
     detail = serializers.CharField()
 
@@ -74,6 +84,72 @@ class ClientSocketFrameSerializer(OneOfSerializer):
 
 
 # --- ws/games/{id}/ ----------------------------------------------------------------------------
+
+# A move's `id` is its idempotency key: at most as long as the column that keeps it (the REST
+# endpoint's `Idempotency-Key` too), refused rather than cut, as there.
+MOVE_ID_MAX = Move._meta.get_field("idempotency_key").max_length
+
+
+class JsonStringField(serializers.CharField):
+    """A JSON string only (DRF's own also takes 7 and 7.0 as "7"), kept as sent."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class MoveFrameSerializer(MoveRequestSerializer):
+    """A move, played as `POST /games/{id}/moves/` plays it (the same checks, the same error
+    codes), answered on this socket by a `move_ack` or a `move_error` with the same `id`; the
+    change itself comes as every change does, in a `game` frame (after the ack)."""
+
+    type = frame_type("move")
+    id = JsonStringField(
+        max_length=MOVE_ID_MAX,
+        help_text="Your name for this move, unique among your moves (e.g. 16 random bytes in "
+        "hex): the answer carries it, and it is the move's idempotency key, so the same move "
+        "sent again, on a socket or as `Idempotency-Key` over HTTP, is played once.",
+    )
+    expected_version = JsonIntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The game's version you saw; a newer game answers `stale_version`.",
+    )
+
+
+class MoveAckFrameSerializer(serializers.Serializer):
+    """Your move `id` is played (or was already: sent again, it is not played twice)."""
+
+    type = frame_type("move_ack")
+    id = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text="The game's version once the move was played (for a move already played, the "
+        "game's version now); its `game` frame follows."
+    )
+
+
+class MoveErrorFrameSerializer(ErrorSerializer):
+    """Your move `id` was refused, as `POST /games/{id}/moves/` would refuse it: not played."""
+
+    type = frame_type("move_error")
+    id = serializers.CharField(
+        allow_null=True, help_text="The move's `id`; null if the frame had none that is valid."
+    )
+    code = serializers.CharField(
+        help_text="Those of `POST /games/{id}/moves/`: `invalid` (the frame: see `fields`), "
+        "`malformed` and `illegal_move` (the move), `game_not_active`, `not_your_turn`, "
+        "`not_a_player`, `seat_taken_over`, `not_found`, `stale_version` (with "
+        "`current_version`), `time_up` (your time ran out before the move arrived: the game "
+        "ended), `throttled` (with `retry_after`); `server_error`."
+    )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="With throttled: seconds until the next move is allowed."
+    )
+    deadline = None  # (the Error shape's member of another code)
 
 
 class GameFrameSerializer(serializers.Serializer):
@@ -96,10 +172,23 @@ class GameSocketFrameSerializer(OneOfSerializer):
     discriminator = "type"
     variants = {
         "game": GameFrameSerializer,
+        "move_ack": MoveAckFrameSerializer,
+        "move_error": MoveErrorFrameSerializer,
         "pong": PongFrameSerializer,
         "error": SocketErrorFrameSerializer,
     }
 
 
+class GameClientSocketFrameSerializer(OneOfSerializer):
+    """A frame a client sends on `ws/games/{id}/`: a ping, or (a seated player) a move."""
+
+    discriminator = "type"
+    variants = {"ping": PingFrameSerializer, "move": MoveFrameSerializer}
+
+
 # What `/api/schema/` publishes as components (with every component they reference).
-PUBLISHED = (ClientSocketFrameSerializer, GameSocketFrameSerializer)
+PUBLISHED = (
+    ClientSocketFrameSerializer,
+    GameClientSocketFrameSerializer,
+    GameSocketFrameSerializer,
+)

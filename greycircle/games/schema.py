@@ -359,9 +359,11 @@ class MoveLogEntryExtension(_PerKindExtension):
 
 
 class MoveRequestExtension(OpenApiSerializerExtension):
-    """The move request, its `move` being `oneOf` the move shapes of every registered kind."""
+    """The move request, its `move` being `oneOf` the move shapes of every registered kind (also
+    the socket's move frame, `frames.MoveFrameSerializer`)."""
 
     target_class = MoveRequestSerializer
+    match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: str) -> Any:
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)

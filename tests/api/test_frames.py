@@ -52,12 +52,18 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
     schemas = await served()
     mappings = {
         name: sorted(schemas[name]["discriminator"]["mapping"])
-        for name in ("GameSocketFrame", "MeSocketFrame", "ClientSocketFrame")
+        for name in (
+            "GameSocketFrame",
+            "MeSocketFrame",
+            "ClientSocketFrame",
+            "GameClientSocketFrame",
+        )
     }
     assert mappings == {
-        "GameSocketFrame": ["error", "game", "pong"],
+        "GameSocketFrame": ["error", "game", "move_ack", "move_error", "pong"],
         "MeSocketFrame": ["error", "hello", "notification", "pong", "unread"],
         "ClientSocketFrame": ["ping"],
+        "GameClientSocketFrame": ["move", "ping"],
     }
     # The frames carry the REST API's own components, the kinds' envelopes among them.
     game = schemas["GameFrame"]["properties"]
@@ -82,6 +88,11 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
             {"type": "notification", "notification": {"event": "your_turn", "game": 1}},
         ),
         ("ClientSocketFrame", {"type": "pong"}),
+        ("ClientSocketFrame", {"type": "move", "id": "m", "expected_version": 1, "move": {}}),
+        ("GameClientSocketFrame", {"type": "move", "id": "m", "expected_version": 1}),
+        ("GameClientSocketFrame", {"type": "move", "expected_version": 1, "move": {"cell": 4}}),
+        ("GameSocketFrame", {"type": "move_ack", "id": "m"}),
+        ("GameSocketFrame", {"type": "move_error", "code": "stale_version", "detail": "No."}),
     ],
 )
 async def test_a_frame_off_its_component_is_refused(served, component, frame):

@@ -195,6 +195,9 @@ def test_requests_are_typed_per_kind(schema, kinds):
     components = schema["components"]["schemas"]
     move = components["MoveRequestRequest"]["properties"]["move"]
     assert move["oneOf"] == [ref(f"{kind.schema_name}MoveRequest") for kind in kinds]
+    # A move sent on a game's socket is typed by the kinds' moves too.
+    frame_move = components["MoveFrame"]["properties"]["move"]
+    assert frame_move["oneOf"] == [ref(f"{kind.schema_name}Move") for kind in kinds]
     create = components["GameCreateRequest"]
     assert create["discriminator"]["propertyName"] == "kind"
     for kind in kinds:

@@ -121,13 +121,16 @@ def test_keyboard_play_and_helpers_off(new_page, log_in):
 
 
 # Counts, in the page, the move-log fetches it has sent and those whose answer it has read (the
-# page renders an answer in the same task as it reads it, so `read === sent` means all are shown).
+# page renders an answer in the same task as it reads it, so `read === sent` means all are shown),
+# and the moves it posted.
 COUNT_MOVE_LOG_FETCHES = """(() => {
-  const fetches = (window.moveLogFetches = { sent: 0, read: 0 });
+  const fetches = (window.moveLogFetches = { sent: 0, read: 0, posted: 0 });
   const fetch = window.fetch.bind(window);
   window.fetch = (resource, options = {}) => {
     const url = new URL(String(resource), location.href);
-    if ((options.method || "GET") !== "GET" || !url.pathname.endsWith("/moves/")) {
+    if (!url.pathname.endsWith("/moves/")) return fetch(resource, options);
+    if ((options.method || "GET") !== "GET") {
+      fetches.posted += 1;
       return fetch(resource, options);
     }
     fetches.sent += 1;
@@ -143,16 +146,25 @@ ALL_MOVE_LOGS_READ = "() => window.moveLogFetches.read === window.moveLogFetches
 
 def test_moves_arrive_with_the_live_updates_without_fetching_the_log_again(new_page, log_in):
     """The move log is fetched once when the page opens; each move after that comes in its
-    socket frame, on both players' pages."""
+    socket frame, on both players' pages. A live page sends its moves on the socket too."""
     UserFactory(username="kit")
     UserFactory(username="lou", accept_invitations_from_anyone=True)
     kit, lou = new_page(), new_page()
     kit.add_init_script(COUNT_MOVE_LOG_FETCHES)
+    moves_sent: list[str] = []
+    kit.on(
+        "websocket",
+        lambda socket: socket.on(
+            "framesent",
+            lambda frame: moves_sent.append(frame) if '"type":"move"' in frame else None,
+        ),
+    )
     log_in(kit, "kit", PASSWORD)
     log_in(lou, "lou", PASSWORD)
     start_circles(kit, "user:lou")
     invitation_accept(lou, kit.url)
     expect(lou.locator("#connection")).to_have_text("Live")
+    expect(kit.locator("#connection")).to_have_text("Live")
     kit.wait_for_function(ALL_MOVE_LOGS_READ)
     fetched = kit.evaluate("window.moveLogFetches.sent")
 
@@ -164,6 +176,9 @@ def test_moves_arrive_with_the_live_updates_without_fetching_the_log_again(new_p
         expect(page.locator(".move-list li")).to_have_count(2, timeout=LIVE_WITHIN_MS)
         expect(page.locator(".move-list li").last).to_contain_text("2. ")
     assert kit.evaluate("window.moveLogFetches.sent") == fetched
+    # Kit's move went on the socket, with no request: answered there, it needed none.
+    assert len(moves_sent) == 1
+    assert kit.evaluate("window.moveLogFetches.posted") == 0
 
 
 def test_the_players_names_lead_to_their_profiles_but_a_deleted_players_does_not(page, log_in):

@@ -230,7 +230,7 @@ BAD_FRAMES = [
     ({"text_data": '{"type": "ping"'}, "malformed"),
     ({"text_data": "[" * 1000 + "]" * 1000}, "too_deep"),
     ({"text_data": json.dumps({"type": "ping", "pad": "x" * 5000})}, "too_large"),
-    ({"text_data": '{"type": "move", "square": "c5"}'}, "unsupported"),
+    ({"text_data": '{"type": "resign"}'}, "unsupported"),
     ({"text_data": "[1]"}, "unsupported"),
 ]
 

@@ -13,12 +13,16 @@ const MAX_BEHIND_FETCHES = 3;
 const FRAME_WAIT_MS = 1500;
 // Socket frames carry the log entries their change added; the log is fetched only to fill a gap
 // (`?after=` the entries it has), e.g. after a reconnect.
+// A move sent on the socket waits this long for its answer, then goes over HTTP with the same
+// idempotency key: played once, whichever of the two arrives.
+const MOVE_ANSWER_WAIT_MS = 4000;
 
 /** @typedef {import("types/page").Schemas} Schemas */
 /** @typedef {import("types/page").Envelope} Envelope */
 /** @typedef {Schemas["MoveLogEntry"]} MoveLogEntry */
 /** @typedef {Schemas["MoveRequestRequest"]["move"]} Move */
 /** @typedef {Schemas["GameSocketFrame"]} GameSocketFrame */
+/** @typedef {Schemas["MoveAckFrame"] | Schemas["MoveErrorFrame"]} MoveAnswer */
 // "offline": the browser has no network (navigator.onLine); it reconnects as soon as it has.
 /** @typedef {"live" | "reconnecting" | "offline" | "closed"} ConnectionState */
 /**
@@ -34,7 +38,7 @@ function cookie(name) {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-function idempotencyKey() {
+function newIdempotencyKey() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -80,6 +84,8 @@ export class GameClient {
     this.reconnectTimer = null;
     this.watchingNetwork = false;
     this.linkKey = new URLSearchParams(location.search).get("key");
+    /** @type {Map<string, (answer: MoveAnswer | null) => void>} moves sent on the socket, by id */
+    this.movesAwaited = new Map();
   }
 
   // An unlisted game is seen by someone not seated in it only with its link key (`?key=`, as the
@@ -112,10 +118,10 @@ export class GameClient {
    * @param {string} method
    * @param {string} path
    * @param {unknown} [body]
-   * @param {{etag?: string | null}} [options]
+   * @param {{etag?: string | null, idempotencyKey?: string}} [options]
    * @returns {Promise<{data: any, etag: string | null}>}
    */
-  async send(method, path, body, { etag = null } = {}) {
+  async send(method, path, body, { etag = null, idempotencyKey = "" } = {}) {
     const response = await fetch(method === "GET" ? this.withLinkKey(path) : path, {
       method,
       credentials: "same-origin",
@@ -124,9 +130,7 @@ export class GameClient {
         ...(etag ? { "If-None-Match": etag } : {}),
         ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
         ...(method !== "GET" ? { "X-CSRFToken": cookie("csrftoken") } : {}),
-        ...(method === "POST" && path.endsWith("/moves/")
-          ? { "Idempotency-Key": idempotencyKey() }
-          : {}),
+        ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}),
       },
       body: body !== undefined ? JSON.stringify(body) : null,
     });
@@ -227,23 +231,58 @@ export class GameClient {
     return this.request("GET", `/api/v1/games/${this.id}/moves/${after ? `?after=${after}` : ""}`);
   }
 
-  /**
-   * @param {Move} move
-   * @returns {Promise<Envelope>}
-   */
+  // On the live socket if there is one, else (or if it gives no answer in time) over HTTP.
+  /** @param {Move} move */
   async play(move) {
+    const key = newIdempotencyKey();
+    /** @type {Schemas["MoveRequestRequest"]} */
+    const body = { expected_version: this.version, move };
     try {
-      /** @type {Schemas["MoveRequestRequest"]} */
-      const body = { expected_version: this.version, move };
+      const version = await this.playOnSocket(key, body);
+      if (version !== null) {
+        // Its envelope follows on the socket; fetched if it has not come after a moment.
+        setTimeout(() => this.version < version && this.refresh().catch(() => {}), FRAME_WAIT_MS);
+        return;
+      }
       /** @type {{data: Envelope, etag: string | null}} */
-      const { data: envelope, etag } = await this.send("POST", `/api/v1/games/${this.id}/moves/`, body);
+      const { data: envelope, etag } = await this.send("POST", `/api/v1/games/${this.id}/moves/`, body, {
+        idempotencyKey: key,
+      });
       this.accept(envelope);
       if (envelope.version === this.envelope.version) this.etag = etag;
-      return envelope;
     } catch (error) {
       if (error instanceof ApiError && error.code === "stale_version") await this.refresh();
       throw error;
     }
+  }
+
+  /**
+   * The move sent on the live socket as `id`: the game's version once it is played, or null if
+   * there is no live socket, no answer came in time or the server failed (send it over HTTP then,
+   * with `id` as its idempotency key). A refusal rejects, as over HTTP.
+   * @param {string} id
+   * @param {Schemas["MoveRequestRequest"]} body
+   * @returns {Promise<number | null>}
+   */
+  playOnSocket(id, body) {
+    const socket = this.socket;
+    if (!this.live || !socket || socket.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      /** @param {MoveAnswer | null} answer */
+      const answered = (answer) => {
+        clearTimeout(timer);
+        this.movesAwaited.delete(id);
+        if (!answer || (answer.type === "move_error" && answer.code === "server_error")) resolve(null);
+        // No HTTP status: answered on the socket.
+        else if (answer.type === "move_error") reject(new ApiError(0, answer));
+        else resolve(answer.version);
+      };
+      const timer = setTimeout(() => answered(null), MOVE_ANSWER_WAIT_MS);
+      this.movesAwaited.set(id, answered);
+      /** @type {Schemas["MoveFrame"]} */
+      const frame = { type: "move", id, ...body };
+      socket.send(JSON.stringify(frame));
+    });
   }
 
   /**
@@ -291,6 +330,10 @@ export class GameClient {
     socket.addEventListener("message", (event) => {
       /** @type {GameSocketFrame} */
       const message = JSON.parse(event.data);
+      if (message.type === "move_ack" || message.type === "move_error") {
+        if (message.id !== null) this.movesAwaited.get(message.id)?.(message);
+        return;
+      }
       if (message.type !== "game") return;
       // Only a socket that delivers the game counts as back: one refused after opening (4503
       // while the server has no live updates) keeps backing off.
@@ -302,6 +345,8 @@ export class GameClient {
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.live = false;
+      // Moves still awaiting their answer go over HTTP (played once, by their key).
+      for (const answered of [...this.movesAwaited.values()]) answered(null);
       if (FINAL_CLOSE_CODES.has(event.code)) {
         this.onConnection("closed");
         return;
