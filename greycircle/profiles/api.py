@@ -20,8 +20,9 @@ class ProfileView(GenericAPIView):
     @extend_schema(
         summary="A player's profile",
         description="Joined, online now, per game kind: games played, won, lost and tied (against "
-        "people, against the computer by level, and against you), the rating; recent games. "
-        "Answers 404 for nobody, an inactive account, and across a block either way.",
+        "people, against the computer by level, and against you), a rating per speed (live and "
+        "correspondence are rated apart); recent games. Answers 404 for nobody, an inactive "
+        "account, and across a block either way.",
         parameters=[
             OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH),
         ],

@@ -123,7 +123,8 @@ def _count(tally: dict[str, int], result: str) -> None:
 def profile_statistics(*, user: User, viewer: Any) -> list[dict[str, Any]]:
     """Per game kind `user` has finished games of: all games, against people, against the
     computer by level (the strongest computer at the table), head-to-head with `viewer` (from
-    `viewer`'s side; None when `viewer` is `user` or signed out), and the rating.
+    `viewer`'s side; None when `viewer` is `user` or signed out), and the ratings: one per speed
+    they have rated games at (correspondence, then live: the two are rated apart).
 
     Two queries for the games whatever their number, one for the ratings.
     """
@@ -177,7 +178,11 @@ def profile_statistics(*, user: User, viewer: Any) -> list[dict[str, Any]]:
                 )
             ],
             "head_to_head": stats["head_to_head"],
-            "rating": _rating_json(ratings.get((kind, GameSpeed.CORRESPONDENCE))),
+            "ratings": [
+                _rating_json(speed, ratings[kind, speed])
+                for speed in GameSpeed
+                if (kind, speed) in ratings
+            ],
         }
         for kind, stats in sorted(kinds.items())
     ]
@@ -207,10 +212,9 @@ def _title(kind: str) -> str:
         return kind
 
 
-def _rating_json(rating: Any) -> dict[str, Any] | None:
-    if rating is None:
-        return None
+def _rating_json(speed: GameSpeed, rating: Any) -> dict[str, Any]:
     return {
+        "speed": speed.value,
         "rating": round(rating.rating),
         "deviation": round(rating.deviation),
         "provisional": rating.provisional,

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from greycircle.games.models import GameSpeed
 from greycircle.games.serializers import GameSummarySerializer
 
 
@@ -17,12 +18,15 @@ class LevelTallySerializer(TallySerializer):
 
 
 class RatingSummarySerializer(serializers.Serializer):
+    speed = serializers.ChoiceField(
+        choices=GameSpeed.choices, help_text="Live and correspondence games are rated apart."
+    )
     rating = serializers.IntegerField()
     deviation = serializers.IntegerField()
     provisional = serializers.BooleanField(
         help_text='Too few rated games to trust (the deviation is above 110): shown as "1650?".'
     )
-    games = serializers.IntegerField(help_text="Rated games (between people).")
+    games = serializers.IntegerField(help_text="Rated games (between people) at this speed.")
 
 
 class KindStatisticsSerializer(serializers.Serializer):
@@ -36,7 +40,11 @@ class KindStatisticsSerializer(serializers.Serializer):
         help_text="Games between this player and you, counted from your side; null on your own "
         "profile or signed out.",
     )
-    rating = RatingSummarySerializer(allow_null=True)
+    ratings = RatingSummarySerializer(
+        many=True,
+        help_text="A rating per speed the player has rated games at: correspondence, then live "
+        "(empty when none).",
+    )
 
 
 class ProfileSerializer(serializers.Serializer):

@@ -1,9 +1,11 @@
-"""Profile statistics: won, lost and tied per kind, by opponent, head-to-head; privacy."""
+"""Profile statistics: won, lost and tied per kind, by opponent, head-to-head; a rating per speed;
+privacy."""
 
 import pytest
 
 from accounts.friends import user_block
 from greycircle.games import services
+from greycircle.games.clocks import TimeControl
 from greycircle.games.services import SeatSpec
 from greycircle.profiles import selectors
 from tests.factories import game_started
@@ -14,8 +16,8 @@ X_WINS = [0, 3, 1, 4, 2]  # seat 0 takes the top row
 TIE = [0, 1, 2, 4, 3, 5, 7, 6, 8]  # a full board, no line
 
 
-def finished(creator, opponent: SeatSpec, cells=None, resigns=None):
-    game = game_started(creator=creator, kind="tictactoe", opponents=[opponent])
+def finished(creator, opponent: SeatSpec, cells=None, resigns=None, **options):
+    game = game_started(creator=creator, kind="tictactoe", opponents=[opponent], **options)
     if resigns is not None:
         services.game_resign(game_id=game.pk, user=resigns)
         return game
@@ -48,7 +50,8 @@ def test_each_finished_game_counts_once_from_the_players_side(alice, bob, carol)
     assert alice_seen_by_bob["head_to_head"] == {"played": 3, "won": 1, "lost": 1, "tied": 1}
     assert stats(alice, alice)["head_to_head"] is None, "nobody plays themselves"
     # Not the game carol resigned before anybody moved: it was too short to rate.
-    assert alice_seen_by_bob["rating"]["games"] == 3
+    [correspondence] = alice_seen_by_bob["ratings"]
+    assert (correspondence["speed"], correspondence["games"]) == ("correspondence", 3)
 
 
 def test_games_against_the_computer_count_by_level(alice):
@@ -63,7 +66,26 @@ def test_games_against_the_computer_count_by_level(alice):
         "random": 2,
     }
     assert all(row["lost"] == row["played"] for row in tictactoe["against_computer"])
-    assert tictactoe["rating"] is None, "games against computers are not rated"
+    assert tictactoe["ratings"] == [], "games against computers are not rated"
+
+
+def test_a_rating_per_speed_correspondence_first(alice, bob):
+    finished(alice, SeatSpec(user=bob), X_WINS, time_control=TimeControl(3, 2))
+    finished(alice, SeatSpec(user=bob), X_WINS)
+    finished(alice, SeatSpec(user=bob), X_WINS)
+
+    ratings = stats(alice, bob)["ratings"]
+    assert [(rating["speed"], rating["games"]) for rating in ratings] == [
+        ("correspondence", 2),
+        ("live", 1),
+    ]
+    assert ratings[1] == {
+        "speed": "live",
+        "rating": 1662,
+        "deviation": 290,
+        "provisional": True,
+        "games": 1,
+    }
 
 
 def test_a_block_either_way_hides_the_profile(alice, bob, carol):
