@@ -1808,6 +1808,8 @@ export interface components {
          *     is `ready`; until then `progress` says how far it is. One shape per game kind, told apart by `kind`.
          */
         GameAnalysis: components["schemas"]["CirclesGameAnalysis"];
+        /** @description A frame a client sends on `ws/games/{id}/`: a ping, or (a seated player) a move. */
+        GameClientSocketFrame: components["schemas"]["PingFrame"] | components["schemas"]["MoveFrame"];
         /**
          * @description A live game's clocks (greycircle.games.clocks). A client shows the running seat's time as
          *     `remaining_ms[running]` less the time since `running_since`, on the server's clock: its own
@@ -1938,7 +1940,7 @@ export interface components {
          */
         GameReplay: components["schemas"]["CirclesGameReplay"] | components["schemas"]["CirKisGameReplay"] | components["schemas"]["KingsCornerGameReplay"];
         /** @description A frame `ws/games/{id}/` sends. */
-        GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
+        GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
         /**
          * @description * `open` - Waiting for players
          *     * `active` - In play
@@ -2693,6 +2695,57 @@ export interface components {
         };
         /** @description A frame `ws/me/` sends. */
         MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
+        /** @description Your move `id` is played (or was already: sent again, it is not played twice). */
+        MoveAckFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "move_ack";
+            id: string;
+            /** @description The game's version once the move was played (for a move already played, the game's version now); its `game` frame follows. */
+            version: number;
+        };
+        /** @description Your move `id` was refused, as `POST /games/{id}/moves/` would refuse it: not played. */
+        MoveErrorFrame: {
+            /** @description Those of `POST /games/{id}/moves/`: `invalid` (the frame: see `fields`), `malformed` and `illegal_move` (the move), `game_not_active`, `not_your_turn`, `not_a_player`, `seat_taken_over`, `not_found`, `stale_version` (with `current_version`), `time_up` (your time ran out before the move arrived: the game ended), `throttled` (with `retry_after`); `server_error`. */
+            code: string;
+            /** @description What went wrong, for people. */
+            detail: string;
+            /** @description With stale_version: the game's version now. */
+            current_version?: number;
+            /** @description With throttled: seconds until the next move is allowed. */
+            retry_after?: number;
+            /** @description With invalid: the messages per field of the request. */
+            fields?: components["schemas"]["FieldErrors"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "move_error";
+            /** @description The move's `id`; null if the frame had none that is valid. */
+            id: string | null;
+        };
+        /**
+         * @description A move, played as `POST /games/{id}/moves/` plays it (the same checks, the same error
+         *     codes), answered on this socket by a `move_ack` or a `move_error` with the same `id`; the
+         *     change itself comes as every change does, in a `game` frame (after the ack).
+         */
+        MoveFrame: {
+            /** @description The game's version you saw; a newer game answers `stale_version`. */
+            expected_version: number;
+            /** @description The move, in the game's own JSON: one of the kinds' move shapes (the game's `legal_moves` lists every legal one). */
+            move: components["schemas"]["CirclesMove"] | components["schemas"]["CirKisMove"] | components["schemas"]["KingsCornerMove"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "move";
+            /** @description Your name for this move, unique among your moves (e.g. 16 random bytes in hex): the answer carries it, and it is the move's idempotency key, so the same move sent again, on a socket or as `Idempotency-Key` over HTTP, is played once. */
+            id: string;
+        };
+        /** @enum {string} */
+        MoveFrameTypeEnum: "move";
         /** @description One entry of the move log; the kind's own public fields (and your private ones) follow. One shape per game kind. */
         MoveLogEntry: components["schemas"]["CirclesMoveLogEntry"] | components["schemas"]["CirKisMoveLogEntry"] | components["schemas"]["KingsCornerMoveLogEntry"];
         /** @enum {string} */
@@ -2703,6 +2756,10 @@ export interface components {
             /** @description The move, in the game's own JSON: one of the kinds' move shapes (the game's `legal_moves` lists every legal one). */
             move: components["schemas"]["CirclesMoveRequest"] | components["schemas"]["CirKisMoveRequest"] | components["schemas"]["KingsCornerMoveRequest"];
         };
+        /** @enum {string} */
+        Move_AckFrameTypeEnum: "move_ack";
+        /** @enum {string} */
+        Move_ErrorFrameTypeEnum: "move_error";
         NamedSince: {
             username: string;
             /** Format: date-time */
@@ -3203,14 +3260,17 @@ export interface components {
         };
         /** @enum {string} */
         SocketErrorCodeEnum: "malformed" | "too_large" | "too_deep" | "unsupported";
-        /** @description The answer to a frame that is not a ping; the socket stays open. */
+        /**
+         * @description The answer to a frame that is not a ping (nor, on a game's socket, a move); the socket
+         *     stays open.
+         */
         SocketErrorFrame: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "error";
-            /** @description `malformed` (binary or not JSON), `too_large` (over 4 KB), `too_deep` (nested too deep), `unsupported` (JSON, but not a ping). */
+            /** @description `malformed` (binary or not JSON), `too_large` (over 4 KB), `too_deep` (nested too deep), `unsupported` (JSON, but neither a ping nor, on a game's socket, a move). */
             code: components["schemas"]["SocketErrorCodeEnum"];
             detail: string;
         };
