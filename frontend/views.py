@@ -18,7 +18,7 @@ from frontend.forms import CUSTOM, FRIEND, NewGameForm
 from greycircle.errors import ServiceError
 from greycircle.games import clocks, deadlines, registry, results, selectors, services
 from greycircle.games.errors import GameNotFound
-from greycircle.games.models import Game, GameStatus
+from greycircle.games.models import DaysPerMove, Game, GameStatus
 from greycircle.games.selectors import MyGames
 from greycircle.notifications.services import notifications_read_for_game
 
@@ -135,6 +135,9 @@ def about(request: HttpRequest) -> HttpResponse:
 def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
     you = selectors.seat_index_for(game=game, viewer=viewer)
     seats = selectors.seats_json(game=game)
+    timing = _timing(game)
+    for seat, clock in zip(seats, timing["clocks"] or [], strict=False):
+        seat["clock"] = clock
     return {
         "id": game.pk,
         "unlisted": game.unlisted,
@@ -148,8 +151,51 @@ def _game_row(game: Game, viewer: Any) -> dict[str, Any]:
             kind=game.kind, status=game.status, outcome=game.outcome, seats=seats, you=you
         ),
         "your_turn": selectors.turn_waits_for(game=game, seat=you),
+        "rated": game.rated,
         **_time_left(game),
+        **timing,
     }
+
+
+def _timing(game: Game) -> dict[str, Any]:
+    """How the game is timed, as lists show it ("3+2" or "3 days"), and a live game's clocks
+    while it is in play: each seat's time now, the running one marked (js/game-lists.js ticks
+    it from there), one per seat in order."""
+    control = clocks.time_control_of(game)
+    if control is None:
+        return {
+            "timing": DaysPerMove(game.days_per_move).label,
+            "timing_title": f"Correspondence: {DaysPerMove(game.days_per_move).label} per move",
+            "clocks": None,
+        }
+    shown = None
+    if game.status == GameStatus.ACTIVE and game.clock_remaining_ms:
+        now = timezone.now()
+        running = game.to_move if game.flag_at is not None else None
+        first_turn = running is not None and clocks.is_first_turn(game, running)
+        shown = []
+        for seat, remaining in enumerate(game.clock_remaining_ms):
+            ticking = seat == running and not first_turn
+            if ticking:
+                remaining = max(0, remaining - clocks.elapsed_ms(game.clock_started_at, now))
+            shown.append({"ms": remaining, "text": clock_words(remaining), "running": ticking})
+    return {
+        "timing": control.label,
+        "timing_title": f"Live: {control.minutes} min each, {control.increment} s added per turn",
+        "clocks": shown,
+    }
+
+
+def clock_words(ms: int) -> str:
+    """A clock's time as the game page shows it (js/clock.js `clockText`): "4:05", "1:02:03",
+    "0:09.4" under ten seconds."""
+    if ms < 10_000:
+        return f"0:0{ms // 100 / 10:.1f}"
+    seconds = ms // 1000
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes}:{seconds % 60:02d}"
+    return f"{minutes // 60}:{minutes % 60:02d}:{seconds % 60:02d}"
 
 
 def _time_left(game: Game) -> dict[str, Any]:

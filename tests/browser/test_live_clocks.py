@@ -69,6 +69,13 @@ def test_clocks_tick_on_both_pages_and_the_player_out_of_time_loses(new_page, lo
         expect(running).not_to_have_text(shown)  # it ticks down
         expect(clock_of(page, 1)).to_have_text("1:00")
 
+    # So does it in lee's list of games, by kim's seat.
+    lee_page.goto("/")
+    listed = lee_page.locator(f'[data-game-id="{game.pk}"] .seat__clock--running')
+    expect(listed).to_have_count(1)
+    shown = listed.inner_text()
+    expect(listed).not_to_have_text(shown)
+
     # kim's minute is almost gone (the stretch moved back); the pages, opened again, warn.
     started = timezone.now() - timedelta(seconds=55)
     Game.objects.filter(pk=game.pk).update(

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from frontend.views import clock_words
+from greycircle.games.clocks import TimeControl
 from greycircle.games.models import Game
-from tests.factories import let_anyone_invite
+from greycircle.games.selectors import game_view_for
+from greycircle.games.services import SeatSpec, move_submit
+from tests.factories import game_started, let_anyone_invite
 
 pytestmark = pytest.mark.django_db
 
@@ -144,3 +150,65 @@ def test_a_live_games_page_has_its_clocks_the_announcements_and_the_sound_toggle
     assert '"greycircle/clock": "/static/frontend/js/clock.js"' in html
     assert '<p class="visually-hidden" id="clock-announce" role="status"></p>' in html
     assert '<label class="field__label" for="clock-sound">Sound on your turn</label>' in html
+
+
+def row_of(html: str, game: Game) -> str:
+    return re.search(
+        rf'<li class="game-list__item" data-game-id="{game.pk}">.*?</ul>\s*</li>', html, re.S
+    )[0]
+
+
+def test_the_lists_show_each_games_time_control_and_whether_it_is_rated(client, alice, bob):
+    live = game_started(
+        creator=alice,
+        kind="circles",
+        opponents=[SeatSpec(user=bob)],
+        time_control=TimeControl(3, 2),
+        rated=False,
+    )
+    correspondence = game_started(
+        creator=alice, kind="circles", opponents=[SeatSpec(user=bob)], days_per_move=7
+    )
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+
+    live_row = row_of(html, live)
+    assert '<span class="status status--timing" title="Live: 3 min each, 2 s added' in live_row
+    assert ">3+2</span>" in live_row
+    assert '<span class="status status--casual">Casual</span>' in live_row
+    row = row_of(html, correspondence)
+    assert 'title="Correspondence: 7 days per move">7 days</span>' in row
+    assert '<span class="status status--rated">Rated</span>' in row
+    assert "seat__clock" not in row
+
+
+def test_a_live_game_in_play_shows_each_seats_time_left_in_the_lists(client, alice, bob):
+    game = game_started(
+        creator=alice,
+        kind="circles",
+        opponents=[SeatSpec(user=bob)],
+        time_control=TimeControl(1, 0),
+    )
+    # Both first moves played (a first turn is not on the clock); alice's clock has run 20 s.
+    for user in (alice, bob):
+        game = Game.objects.with_seats().get(pk=game.pk)
+        square = game_view_for(game=game, viewer=user)["legal_moves"][0]
+        move_submit(game_id=game.pk, user=user, move=square, expected_version=game.version)
+    Game.objects.filter(pk=game.pk).update(clock_started_at=timezone.now() - timedelta(seconds=20))
+    client.force_login(bob)
+    row = row_of(client.get("/").content.decode(), game)
+
+    assert re.search(
+        r'<span class="seat__clock seat__clock--running" role="timer" data-clock-ms="(\d+)" '
+        r"data-clock-running>0:(39|40)</span>",
+        row,
+    )
+    assert '<span class="seat__clock" role="timer" data-clock-ms="60000">1:00</span>' in row
+
+
+@pytest.mark.parametrize(
+    ("ms", "shown"),
+    [(3_723_000, "1:02:03"), (245_999, "4:05"), (10_000, "0:10"), (9_450, "0:09.4"), (0, "0:00.0")],
+)
+def test_a_clock_in_a_list_reads_as_on_the_game_page(ms, shown):
+    assert clock_words(ms) == shown

@@ -5,8 +5,9 @@
 //
 // notifications.js owns the socket and hands every frame on as a "greycircle:me" event. One fetch
 // at a time: frames that arrive meanwhile make one more fetch when it is done, never a queue of
-// them. Nothing is fetched on a timer.
+// them. Nothing is fetched on a timer. Live games' running clocks tick in the lists (clocksTick).
 
+import { clockText, localNow } from "greycircle/clock";
 import { lastHello } from "greycircle/notifications";
 
 /** @typedef {import("greycircle/notifications").StreamFrame} StreamFrame */
@@ -52,6 +53,18 @@ function focusAgain(container, where) {
   (same ?? candidates[0])?.focus();
 }
 
+// A live game's running clock in a list ticks from the time the server wrote in it, counted from
+// when the list was put in the page (a list is a glance: the game page keeps the exact time).
+const CLOCK_TICK_MS = 200;
+let listedAt = localNow();
+
+function clocksTick() {
+  for (const clock of document.querySelectorAll(/** @type {"span"} */ ("[data-clock-running]"))) {
+    const shown = clockText(Number(clock.dataset.clockMs) - (localNow() - listedAt));
+    if (clock.textContent !== shown) clock.textContent = shown;
+  }
+}
+
 /** @param {Document} fresh */
 function replace(fresh) {
   for (const container of lists()) {
@@ -64,9 +77,11 @@ function replace(fresh) {
     container.replaceChildren(...[...update.childNodes].map((node) => document.importNode(node, true)));
     focusAgain(container, where);
   }
+  listedAt = localNow();
 }
 
 async function refresh() {
+  if (!lists().length) return; // a page whose lists do not follow the stream (Watch)
   if (fetching) {
     again = true;
     return;
@@ -117,6 +132,8 @@ window.addEventListener("greycircle:me", (event) =>
 // socket first): start from it, as if it had just come.
 const hello = lastHello();
 if (hello) onStream(hello);
+
+setInterval(clocksTick, CLOCK_TICK_MS);
 
 // A page brought back from the browser's back-forward cache shows the lists of when it was left.
 window.addEventListener("pageshow", (event) => {
