@@ -14,6 +14,7 @@ from greycircle.games.services import SeatSpec
 from greycircle.players.data import account_data_export
 from greycircle.push.models import PushDevice
 from greycircle.push.services import webpush_subscribe
+from greycircle.ratings.models import PlayerRating
 from tests.factories import game_started
 from tests.push.push_service import Browser
 
@@ -137,3 +138,15 @@ def test_my_browsers_and_apps_are_in_my_data_without_their_keys(alice, bob):
     assert keys["auth"] not in text
     assert token not in text
     assert "bobs" not in text
+
+
+def test_my_ratings_are_in_my_data_per_kind_and_speed(alice):
+    PlayerRating.objects.create(user=alice, kind="circles", speed="live", rating=1550, games=4)
+    PlayerRating.objects.create(user=alice, kind="circles", rating=1620, games=12)
+
+    ratings = account_data_export(user=alice)["ratings"]
+
+    assert [(rating["kind"], rating["speed"], rating["rating"]) for rating in ratings] == [
+        ("circles", "correspondence", 1620),
+        ("circles", "live", 1550),
+    ]
