@@ -24,6 +24,7 @@ from django.conf import settings  # noqa: E402
 
 from accounts.websocket_auth import WebSocketAuthMiddlewareStack  # noqa: E402
 from greycircle.games.routing import websocket_urlpatterns  # noqa: E402
+from greycircle.lobby.routing import websocket_urlpatterns as lobby_websockets  # noqa: E402
 from greycircle.runtime.wsgi_bridge import WSGIBridge  # noqa: E402
 
 
@@ -78,6 +79,8 @@ os.register_at_fork(after_in_child=_http_threads_afresh)
 application = ProtocolTypeRouter(
     {
         "http": BodyLength(http_threads),
-        "websocket": WebSocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        "websocket": WebSocketAuthMiddlewareStack(
+            URLRouter(websocket_urlpatterns + lobby_websockets)
+        ),
     }
 )

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "greycircle.profiles",
     "greycircle.moderation",
     "greycircle.players",  # above accounts and the platform: the flows that span both
+    "greycircle.lobby",  # beside players: seeks and quick pairing, above the games
     "circles",
     "kingscorner",
     "cirkis",
@@ -355,6 +356,8 @@ REST_FRAMEWORK = {
         "moves": os.environ.get("THROTTLE_MOVES", "120/min"),
         # Starting games and rematches: each one notifies the players it seats.
         "game_create": os.environ.get("THROTTLE_GAME_CREATE", "10/min"),
+        # Seeks made in the lobby (greycircle.lobby), each one a pairing attempt.
+        "seek_create": os.environ.get("THROTTLE_SEEK_CREATE", "30/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -440,6 +443,11 @@ GAMES_INVITATION_DAYS = float(os.environ.get("GAMES_INVITATION_DAYS", "7"))
 # aborted, unrated.
 GAMES_CLOCK_LAG_ALLOWANCE_MS = int(os.environ.get("GAMES_CLOCK_LAG_ALLOWANCE_MS", "300"))
 GAMES_CLOCK_FIRST_MOVE_SECONDS = float(os.environ.get("GAMES_CLOCK_FIRST_MOVE_SECONDS", "30"))
+# The lobby (greycircle.lobby): every task worker pairs waiting seekers this often (seconds), as
+# their rating windows widen; a live seek whose seeker has no socket open this long after it was
+# made expires (an app seeking over REST without a socket).
+LOBBY_SWEEP_SECONDS = float(os.environ.get("LOBBY_SWEEP_SECONDS", "1"))
+LOBBY_LIVE_SEEK_GRACE_SECONDS = float(os.environ.get("LOBBY_LIVE_SEEK_GRACE_SECONDS", "15"))
 # Thinking time of a computer player that searches, per move.
 GAMES_AI_BUDGET_MS = int(os.environ.get("GAMES_AI_BUDGET_MS", "1000"))
 # While computer turns queue up, each thinks less, down to this (greycircle.games.thinking).

@@ -8,6 +8,7 @@ from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, Gues
 from greycircle.api import handlers
 from greycircle.games.api import GameViewSet
 from greycircle.games.invitation_api import InvitationViewSet
+from greycircle.lobby.api import SeekViewSet
 from greycircle.notifications.api import NotificationViewSet
 from greycircle.players.api import GuestCreateView, MeDataView, MeView
 from greycircle.profiles.api import ProfileView
@@ -24,6 +25,7 @@ router.register("friends/requests", FriendRequestViewSet, basename="friend-reque
 router.register("friends", FriendViewSet, basename="friend")
 router.register("blocks", BlockViewSet, basename="block")
 router.register("notifications", NotificationViewSet, basename="notification")
+router.register("seeks", SeekViewSet, basename="seek")
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),

@@ -369,6 +369,58 @@ def game_abort(*, game_id: int) -> Game:
     return game
 
 
+def game_pair(
+    *,
+    players: Sequence[User],
+    kind: str,
+    time_control: TimeControl | None,
+    days_per_move: int = DaysPerMove.THREE,
+    rated: bool = True,
+    rng: random.Random | None = None,
+) -> Game:
+    """A game between `players`, whom the lobby paired (greycircle.lobby): every seat taken at
+    once, in an order shuffled by `rng`, and the game started, with no invitation to wait for.
+
+    Refused as `game_create` refuses seating them: a closed account, a block between any two,
+    a guest in a rated game. Joins the caller's transaction if it has one (the lobby marks the
+    seeks matched in the same one)."""
+    game_kind = registry.get(kind)
+    seat_count = len(players)
+    if not game_kind.rules.min_seats <= seat_count <= game_kind.rules.max_seats:
+        raise GameInvalid("bad_seats", f"{game_kind.title} is not played by {seat_count}.")
+    if len({player.pk for player in players}) != seat_count:
+        raise GameInvalid("bad_seats", "Each player can take only one seat in a game.")
+    if any(not player.is_active for player in players):
+        raise GameInvalid("bad_seats", "A closed account cannot be seated.")
+    if rated and any(player.is_guest for player in players):
+        raise GameInvalid("bad_seats", "Guests play casual games only.")
+    if is_blocked_among(users=players):
+        raise GameInvalid("bad_seats", "These players cannot be seated together.")
+    order = list(players)
+    (rng or random.SystemRandom()).shuffle(order)
+    with transaction.atomic():
+        game = Game(
+            kind=kind,
+            options=game_kind.rules.validate_options({}),
+            created_by=order[0],
+            days_per_move=days_per_move,
+            rated=rated,
+            clock_initial_ms=time_control.initial_ms if time_control else None,
+            clock_increment_ms=time_control.increment_ms if time_control else 0,
+        )
+        game.save()
+        now = timezone.now()
+        Seat.objects.bulk_create(
+            Seat(game=game, index=index, user=player, joined_at=now)
+            for index, player in enumerate(order)
+        )
+        game = Game.objects.with_seats().get(pk=game.pk)
+        game_start(game, seat_count=seat_count)
+        game.save()
+        game_commit(game, created=True)
+    return game
+
+
 # --- internals ------------------------------------------------------------------------------
 
 

@@ -192,6 +192,16 @@ class UnreadFrameSerializer(serializers.Serializer):
     )
 
 
+class GameStartedFrameSerializer(serializers.Serializer):
+    """The lobby paired your seek (`seek`) into `game`, which has started: open it."""
+
+    type = frame_type("game_started")
+    game = serializers.IntegerField()
+    kind = KindField()
+    version = serializers.IntegerField(help_text="The game's version as it started.")
+    seek = serializers.IntegerField(help_text="Your seek it matched (`/api/v1/seeks/{id}/`).")
+
+
 class MeSocketFrameSerializer(OneOfSerializer):
     """A frame `ws/me/` sends."""
 
@@ -200,6 +210,7 @@ class MeSocketFrameSerializer(OneOfSerializer):
         "hello": HelloFrameSerializer,
         "notification": NotificationFrameSerializer,
         "unread": UnreadFrameSerializer,
+        "game_started": GameStartedFrameSerializer,
         "pong": PongFrameSerializer,
         "error": SocketErrorFrameSerializer,
     }

@@ -55,13 +55,15 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
         for name in (
             "GameSocketFrame",
             "MeSocketFrame",
+            "LobbySocketFrame",
             "ClientSocketFrame",
             "GameClientSocketFrame",
         )
     }
     assert mappings == {
         "GameSocketFrame": ["error", "game", "move_ack", "move_error", "pong"],
-        "MeSocketFrame": ["error", "hello", "notification", "pong", "unread"],
+        "MeSocketFrame": ["error", "game_started", "hello", "notification", "pong", "unread"],
+        "LobbySocketFrame": ["error", "pong", "pools"],
         "ClientSocketFrame": ["ping"],
         "GameClientSocketFrame": ["move", "ping"],
     }
