@@ -787,6 +787,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/seeks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seeks waiting in the lobby
+         * @description Mine and everyone's (but those across a block from me), newest first; paginated. `ws/lobby/` says when they change.
+         */
+        get: operations["v1_seeks_list"];
+        put?: never;
+        /**
+         * Seek a game
+         * @description Wait in the pool of a kind, time control (or days per move), seat count and rated or casual, to be paired with players close in rating (the window widens while you wait; a custom seek keeps its `rating_range`), never with anyone across a block. Paired at once if the pool holds players who fit: the seek answered is then `matched` with its `game`; otherwise `ws/me/` sends `{"type": "game_started"}` when it is. A live seek lasts while you have a socket open (`ws/me/` or `ws/lobby/`); one made without any expires after 15 s. Correspondence seeks wait until cancelled or matched. Guests seek casual games only.
+         */
+        post: operations["v1_seeks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A seek
+         * @description Mine, whatever became of it (for a day after it ended), or another's that is waiting.
+         */
+        get: operations["v1_seeks_retrieve"];
+        put?: never;
+        post?: never;
+        /** Cancel my seek */
+        delete: operations["v1_seeks_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/pools/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pools' counts
+         * @description Every pool with players waiting in it or playing a game it paired, by name; a pool absent has nobody. `ws/lobby/` sends them again whenever they change.
+         */
+        get: operations["v1_seeks_pools_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{username}/": {
         parameters: {
             query?: never;
@@ -1941,6 +2006,20 @@ export interface components {
         GameReplay: components["schemas"]["CirclesGameReplay"] | components["schemas"]["CirKisGameReplay"] | components["schemas"]["KingsCornerGameReplay"];
         /** @description A frame `ws/games/{id}/` sends. */
         GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
+        /** @description The lobby paired your seek (`seek`) into `game`, which has started: open it. */
+        GameStartedFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_started";
+            game: number;
+            kind: components["schemas"]["GameKindEnum"];
+            /** @description The game's version as it started. */
+            version: number;
+            /** @description Your seek it matched (`/api/v1/seeks/{id}/`). */
+            seek: number;
+        };
         /**
          * @description * `open` - Waiting for players
          *     * `active` - In play
@@ -1968,6 +2047,8 @@ export interface components {
         };
         /** @enum {string} */
         GameWithdrawnEventEnum: "game_withdrawn";
+        /** @enum {string} */
+        Game_StartedFrameTypeEnum: "game_started";
         /** @description `POST /api/v1/guest/`: a guest account, optionally with a game against the computer. */
         GuestCreateRequest: {
             /** @description Also start a game of this kind against the easiest computer player, as the site's "Play now as a guest" does. Leave out for the account alone. */
@@ -2614,6 +2695,8 @@ export interface components {
             /** @description The strongest computer player at the table. */
             level: string;
         };
+        /** @description A frame `ws/lobby/` sends. */
+        LobbySocketFrame: components["schemas"]["PoolsFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
         /** @enum {string} */
         LostTurnTypeEnum: "lost_turn";
         Me: {
@@ -2694,7 +2777,7 @@ export interface components {
             email_digest?: boolean;
         };
         /** @description A frame `ws/me/` sends. */
-        MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
+        MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
         /** @description Your move `id` is played (or was already: sent again, it is not played twice). */
         MoveAckFrame: {
             /**
@@ -2947,6 +3030,21 @@ export interface components {
             /** @description How many of my notifications are unread (not only on this page). */
             unread_count: number;
         };
+        PaginatedSeekList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["Seek"][];
+        };
         PatchedMeRequest: {
             /** @description Show the legal moves of the player to move on the board. */
             show_helpers?: boolean;
@@ -3056,6 +3154,35 @@ export interface components {
         };
         /** @enum {string} */
         PongFrameTypeEnum: "pong";
+        /** @description A pool with players in it: how many wait, how many play a game it paired. */
+        Pool: {
+            /** @description The pool's name: kind, time control (or days per move: "3d"), seats, rated or casual, as in "circles:3+2:2:rated". */
+            pool: string;
+            kind: components["schemas"]["GameKindEnum"];
+            seats: number;
+            speed: components["schemas"]["SeekSpeedEnum"];
+            time_control: components["schemas"]["TimeControlJson"] | null;
+            days_per_move: number | null;
+            rated: boolean;
+            waiting: number;
+            playing: number;
+        };
+        /**
+         * @description The pools with players in them, as they are now (a pool absent has nobody). The seeks
+         *     changed: a page showing them fetches `GET /api/v1/seeks/` again.
+         */
+        PoolsFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pools";
+            pools: components["schemas"]["Pool"][];
+            /** Format: date-time */
+            server_time: string;
+        };
+        /** @enum {string} */
+        PoolsFrameTypeEnum: "pools";
         /** @description A player as anyone may see them. Statistics count finished games only. */
         Profile: {
             username: string;
@@ -3121,6 +3248,15 @@ export interface components {
             /** Format: double */
             deviation: number;
             games: number;
+        };
+        RatingRangeJson: {
+            min: number;
+            max: number;
+        };
+        /** @description The ratings of opponents a custom seek accepts, both ends included. */
+        RatingRangeRequest: {
+            min: number;
+            max: number;
         };
         RatingSummary: {
             /**
@@ -3193,6 +3329,54 @@ export interface components {
         };
         /** @enum {string} */
         SeatTakenOverEventEnum: "seat_taken_over";
+        /** @description A seek: a player waiting in a pool. Once `matched`, `game` is the game it started. */
+        Seek: {
+            /** @description The pool's name: kind, time control (or days per move: "3d"), seats, rated or casual, as in "circles:3+2:2:rated". */
+            pool: string;
+            kind: components["schemas"]["GameKindEnum"];
+            seats: number;
+            speed: components["schemas"]["SeekSpeedEnum"];
+            time_control: components["schemas"]["TimeControlJson"] | null;
+            days_per_move: number | null;
+            rated: boolean;
+            id: number;
+            rating_range: components["schemas"]["RatingRangeJson"] | null;
+            /** @description Who seeks (their display name). */
+            player: string;
+            /** @description Their rating at the pool's kind and speed. */
+            rating: number;
+            mine: boolean;
+            status: components["schemas"]["SeekStatusEnum"];
+            game: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SeekCreateRequest: {
+            kind: components["schemas"]["GameKindEnum"];
+            /** @description Default: the kind's fewest. */
+            seats?: number | null;
+            /** @description A live game with this clock (the kind's presets are the busy pools); without it, a correspondence game of `days_per_move`. */
+            time_control?: components["schemas"]["TimeControlRequest"] | null;
+            /**
+             * @description A correspondence seek's time per move (3 days when neither this nor `time_control` is given).
+             *
+             *     * `1` - 1 day
+             *     * `3` - 3 days
+             *     * `7` - 7 days
+             */
+            days_per_move?: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description False: casual (the only kind guests may seek).
+             * @default true
+             */
+            rated: boolean;
+            /** @description A custom seek: only opponents rated within it. Without it, opponents within ±100 of your rating, widening by 50 each 5 s of waiting up to ±500, then anyone after 60 s. */
+            rating_range?: components["schemas"]["RatingRangeRequest"] | null;
+        };
+        /** @enum {string} */
+        SeekSpeedEnum: "correspondence" | "live";
+        /** @enum {string} */
+        SeekStatusEnum: "waiting" | "matched" | "cancelled" | "expired";
         SettingsData: {
             /** @description Show the legal moves of the player to move on the board. */
             show_helpers?: boolean;
@@ -3286,6 +3470,10 @@ export interface components {
             lost: number;
             /** @description Nobody won, or the win was shared. */
             tied: number;
+        };
+        TimeControlJson: {
+            minutes: number;
+            increment: number;
         };
         /**
          * @description A live game's time control: minutes each (1 to 60), seconds added after each turn (0 to
@@ -6523,6 +6711,275 @@ export interface operations {
             };
             /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_seeks_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSeekList"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_seeks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeekCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seek"];
+                };
+            };
+            /** @description The seek cannot be made as asked. Error codes: `invalid`, `unknown_kind`, `bad_seats`, `bad_time_control`, `bad_days_per_move`, `bad_rating_range`, `guest_rated`, `closed_account`, `seek_exists`, `live_seek_exists`, `too_many_seeks`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many seeks made (`THROTTLE_SEEK_CREATE`); wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_seeks_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seek"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such seek, or not one you may see. Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_seeks_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The seek is no longer waiting. Error codes: `not_waiting`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such seek, or not one you may see. Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_seeks_pools_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pool"][];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
