@@ -443,6 +443,9 @@ GAMES_INVITATION_DAYS = float(os.environ.get("GAMES_INVITATION_DAYS", "7"))
 # aborted, unrated.
 GAMES_CLOCK_LAG_ALLOWANCE_MS = int(os.environ.get("GAMES_CLOCK_LAG_ALLOWANCE_MS", "300"))
 GAMES_CLOCK_FIRST_MOVE_SECONDS = float(os.environ.get("GAMES_CLOCK_FIRST_MOVE_SECONDS", "30"))
+# Every task worker's clocks' loop looks for due flags at least this often (seconds), however
+# far off the next known one is (greycircle.runtime.timers).
+GAMES_TIMERS_POLL_SECONDS = float(os.environ.get("GAMES_TIMERS_POLL_SECONDS", "0.2"))
 # The lobby (greycircle.lobby): every task worker pairs waiting seekers this often (seconds), as
 # their rating windows widen; a live seek whose seeker has no socket open this long after it was
 # made expires (an app seeking over REST without a socket).

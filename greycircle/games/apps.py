@@ -12,12 +12,14 @@ class GamesConfig(AppConfig):
         from accounts.signals import user_blocked
         from greycircle.games import (
             changes,
+            flags,
             schema,  # noqa: F401  (registers the schema extensions)
             sweeps,
             tasks,
             worker,
         )
         from greycircle.runtime.sweeps import sweep_register
+        from greycircle.runtime.timers import timer_register
         from greycircle.runtime.worker import worker_policy_register
 
         worker_policy_register(worker.POLICY)
@@ -30,6 +32,8 @@ class GamesConfig(AppConfig):
             ("move deadlines", sweeps.deadlines_check),
         ):
             sweep_register(name=name, run=run, every=sweeps.sweep_period)
+        # Live games' clocks: each flag falls as it comes due, in every worker (flags.py).
+        timer_register(name="clock flags", next_due=flags.flag_next_at, run=flags.flags_fall)
         user_blocked.connect(_part_across_block, dispatch_uid="games.seats_part_across_block")
 
 

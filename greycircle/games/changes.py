@@ -204,13 +204,16 @@ def move_apply(
     game.to_move = rules.to_move(after)
     if game.clock_initial_ms is not None:
         now = timezone.now()
-        clocks.clock_charge(
-            game,
-            seat=seat.index,
-            turn_over=game.to_move != seat.index,
-            arrived_at=arrived_at or now,
-            now=now,
-        )
+        if seat.is_taken_over:  # its clock stopped when its flag fell; the next seat's starts
+            clocks.clock_restart(game, now=now)
+        else:
+            clocks.clock_charge(
+                game,
+                seat=seat.index,
+                turn_over=game.to_move != seat.index,
+                arrived_at=arrived_at or now,
+                now=now,
+            )
     outcome = rules.outcome(after)
     if outcome is not None:
         game_finish(game, outcome, final_move_by=player)

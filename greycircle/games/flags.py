@@ -10,10 +10,14 @@ The seat to move of a live game has until `Game.flag_at`. Past it:
 
 The flag falls on its own, with no request from anyone: `flags_fall` ends every game whose flag
 is due, and the clocks' loop of every task worker (and of the embedded site) runs it as each
-flag comes due (greycircle.games.clock_loop). A move that arrives after the flag makes it fall
-instead of being played (`services.move_submit`). Each runs on the game's locked row and checks
-the flag again under the lock, so whichever of a move, a loop or another worker's loop takes the
-lock first decides, and the game ends exactly once.
+flag comes due (`flag_next_at`, registered as a timer: greycircle.runtime.timers). A move that
+arrives after the flag makes it fall instead of being played (`services.move_submit`), and so
+does a computer's move thought past it (`services.ai_take_turn`). Each runs on the game's locked
+row and checks the flag again under the lock, so whichever of a move, a loop or another worker's
+loop takes the lock first decides, and the game ends exactly once. The loops skip a game whose
+row another holds (`skip_locked`) rather than queue behind it: two workers' loops share the due
+games between them instead of taking them in turn, and a game skipped because a move held it is
+still due (or no longer) at the loop's next look, a few hundredths of a second later.
 """
 
 from __future__ import annotations
@@ -75,6 +79,28 @@ def flag_fall(game: Game, *, now: datetime) -> str:
     return FLAG_TIMEOUT
 
 
+def lost_on_time(game: Game, *, seat: int) -> bool:
+    """Whether `seat` lost the live `game` on time (its flag fell: the game is over)."""
+    outcome = game.outcome or {}
+    return (
+        game.clock_initial_ms is not None
+        and game.status == GameStatus.FINISHED
+        and outcome.get("reason") == FLAG_TIMEOUT
+        and seat not in (outcome.get("winners") or [])
+    )
+
+
+def flag_next_at() -> datetime | None:
+    """When the next flag of a game in play falls (one query on the partial index of
+    `flag_at`); None if no clock runs."""
+    return (
+        Game.objects.filter(flag_at__isnull=False, status=GameStatus.ACTIVE)
+        .order_by("flag_at")
+        .values_list("flag_at", flat=True)
+        .first()
+    )
+
+
 def flags_fall(*, now: datetime | None = None) -> dict[int, str]:
     """End the time of every live game whose flag is due, each in its own transaction, the
     game locked and its flag checked again; {game id: what was done} for those this call
@@ -89,14 +115,24 @@ def flags_fall(*, now: datetime | None = None) -> dict[int, str]:
     for game_id in due:
         try:
             with transaction.atomic():
+                if not _row_lock_or_skip(game_id):
+                    continue  # held by a move or another loop, or gone: they decide
                 try:
                     game = game_lock(game_id)
                 except GameNotFound:
                     continue
                 if flag_is_due(game, now=now):
                     fallen[game_id] = flag_fall(game, now=now)
+                    logger.info("game %s: flag fell (%s)", game_id, fallen[game_id])
         except DatabaseError:
             raise  # the loop logs it and tries again
         except Exception:  # one broken game must not hold up every other game's flag
             logger.exception("could not end the time of game %s", game_id)
     return fallen
+
+
+def _row_lock_or_skip(game_id: int) -> bool:
+    """Lock the row of game `game_id` for this transaction unless another holds it (no wait);
+    whether it is locked now. On SQLite, which locks the whole database, always True."""
+    locked = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id)
+    return bool(list(locked.values_list("pk", flat=True)))

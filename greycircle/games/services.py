@@ -215,6 +215,9 @@ def move_submit(
         flagged = game.to_move == seat.index and flags.flag_is_due(game, now=arrived_at)
         if flagged:
             flags.flag_fall(game, now=timezone.now())
+        elif flags.lost_on_time(game, seat=seat.index):
+            # The clocks' loop took the lock first and ended the game: the same answer.
+            raise GameInvalid("time_up", "Your time ran out before your move arrived.")
         else:
             check_can_act(game, seat=seat, expected_version=expected_version)
             rules = registry.get(game.kind).rules
@@ -252,12 +255,15 @@ def ai_take_turn(*, game_id: int, expected_version: int) -> bool:
     ai_seed = random.Random(f"{game.seed}:{game.version}").getrandbits(63)
     # `updated_at`: when the move that made this the computer's turn was saved.
     waited_ms = (timezone.now() - game.updated_at).total_seconds() * 1000
-    budget_ms = thinking.ai_budget_ms(waited_ms=waited_ms)
+    budget_ms = thinking.ai_budget_ms(waited_ms=waited_ms, game=game)
     chosen = game_kind.computer(state, level=seat.ai_level, seed=ai_seed, budget_ms=budget_ms)
     with transaction.atomic():
         game = game_lock(game_id)
         if not ai_turn_pending(game, expected_version=expected_version):
             return False
+        if flags.flag_is_due(game, now=timezone.now()):  # a computer's clock is a clock too
+            flags.flag_fall(game, now=timezone.now())
+            return True
         move = move_apply(game, seat=seat, move=chosen, player=None, state=state)
         game_commit(game, moves=[move])
     return True

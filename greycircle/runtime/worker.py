@@ -19,7 +19,7 @@ The embedded form exists because live updates travel through the channel layer: 
 that layer lives in one process's memory, so the computer's moves must be played in the process
 that holds the players' sockets.
 
-Supervision. A worker process runs three loops, each of which outlives any error:
+Supervision. A worker process runs four loops, each of which outlives any error:
 
 - the task loop (`TaskWorker.run`) claims and runs queued tasks;
 - the heartbeat loop (`heartbeat_forever`) records every GAMES_WORKER_HEARTBEAT_SECONDS that this
@@ -28,7 +28,12 @@ Supervision. A worker process runs three loops, each of which outlives any error
 - the sweep loop (`sweeps_forever`) runs the periodic sweeps the apps registered from their
   `ready()` (greycircle.runtime.sweeps: the games' last resort for stalled computer turns,
   expired invitations and the time per move, greycircle.games.sweeps; the removal of idle
-  guests).
+  guests);
+- the clocks' loop (`timers_forever`) runs the timers the apps registered
+  (greycircle.runtime.timers: the flags of live games' clocks, greycircle.games.flags) as each
+  comes due, sleeping until then but never longer than GAMES_TIMERS_POLL_SECONDS. Every worker runs it: several loops racing for the
+  same flag are made safe by the game's row lock (the first ends the game, the others find it
+  ended), and a flag falls on time as long as any one worker is alive.
 
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
@@ -69,6 +74,7 @@ from typing import Any
 from django.conf import settings
 from django.db import Error, close_old_connections, connections, router, transaction
 from django.db.utils import OperationalError
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
@@ -76,6 +82,7 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from greycircle.runtime.sweeps import SweepSchedule, sweeps_round
+from greycircle.runtime.timers import TimerRound
 
 logger = logging.getLogger(__name__)
 
@@ -501,10 +508,27 @@ def sweeps_forever(stop: threading.Event) -> None:
     _supervised_forever("periodic sweeps", step, interval=schedule.wait, stop=stop)
 
 
+def timers_poll() -> float:
+    return float(settings.GAMES_TIMERS_POLL_SECONDS)
+
+
+def timers_forever(stop: threading.Event) -> None:
+    """Run the apps' registered timers (`greycircle.runtime.timers`) as each comes due, until
+    `stop`; a round that fails is tried again with backoff."""
+    timers = TimerRound(now=timezone.now, poll=timers_poll)
+
+    def step() -> None:
+        close_old_connections()
+        timers.step()
+
+    _supervised_forever("clocks", step, interval=lambda: timers.wait, stop=stop)
+
+
 def supervision_start(*, worker: TaskWorker, stop: threading.Event) -> None:
-    """Start the heartbeat and sweep loops of `worker`'s process in daemon threads."""
+    """Start the heartbeat, sweep and clock loops of `worker`'s process in daemon threads."""
     heartbeat_start(worker=worker, stop=stop)
     threading.Thread(target=sweeps_forever, args=(stop,), name="worker-sweeps", daemon=True).start()
+    threading.Thread(target=timers_forever, args=(stop,), name="worker-clocks", daemon=True).start()
 
 
 def heartbeat_start(*, worker: TaskWorker, stop: threading.Event) -> None:
@@ -543,9 +567,9 @@ def task_queues() -> list[str]:
 
 
 def background_worker_start(*, interval: float = 0.2) -> threading.Event:
-    """Run the task queue, heartbeats and the periodic sweeps in daemon threads of this process:
-    one worker for every queue, and one of its own for each queue besides "default" (see
-    "Queues" in the module).
+    """Run the task queue, heartbeats, the periodic sweeps and the clocks' loop in daemon threads
+    of this process: one worker for every queue, and one of its own for each queue besides
+    "default" (see "Queues" in the module).
 
     Returns the event that stops them: setting it lets a task being run finish, and then no
     other starts (the threads are daemons: a process that exits without setting it leaves its

@@ -1,6 +1,7 @@
 """The task worker is a library seam that knows no game: what it asks of the project is registered
-(`WorkerPolicy`, sweeps), and the games register theirs from `GamesConfig.ready()`. Its loops are
-tested with the games' policy in tests/games/test_worker.py and tests/games/test_tasks.py."""
+(`WorkerPolicy`, sweeps, timers), and the games register theirs from `GamesConfig.ready()`. Its
+loops are tested with the games' policy in tests/games/test_worker.py, tests/games/test_tasks.py
+and tests/games/test_clock_loop.py."""
 
 from __future__ import annotations
 
@@ -12,10 +13,14 @@ from greycircle.runtime.worker import WorkerPolicy, worker_policy
 from tests.greycircle.test_layers import ROOT, import_graph
 
 
-def test_the_worker_and_its_sweeps_import_nothing_of_the_project():
+def test_the_worker_its_sweeps_and_its_timers_import_nothing_of_the_project():
     graph = import_graph(ROOT)
-    assert graph["greycircle.runtime.worker"] == {"greycircle.runtime.sweeps"}
+    assert graph["greycircle.runtime.worker"] == {
+        "greycircle.runtime.sweeps",
+        "greycircle.runtime.timers",
+    }
     assert graph["greycircle.runtime.sweeps"] == set()
+    assert graph["greycircle.runtime.timers"] == set()
 
 
 def test_the_games_register_their_policy():
