@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
@@ -19,6 +20,15 @@ from tests.factories import PASSWORD, UserFactory, game_started
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def first_moves_unhurried():
+    """Each player's first move may take two minutes rather than 30 s: signing two players in
+    and opening their pages on a busy machine must not abort the game. Set before the live
+    server's process is forked (an autouse fixture of the module comes first), so it has it too."""
+    with override_settings(GAMES_CLOCK_FIRST_MOVE_SECONDS=120):
+        yield
+
+
 def open_game(page: Page, game_id: int) -> None:
     page.goto(f"/games/{game_id}/")
     expect(page.locator("#connection")).to_have_text("Live")
@@ -26,6 +36,15 @@ def open_game(page: Page, game_id: int) -> None:
 
 def clock_of(page: Page, seat: int):
     return page.locator(f'#seats [data-seat="{seat}"] .player__clock')
+
+
+def stretch_began(game: Game, *, ago: timedelta) -> None:
+    """The running seat's clock (at a full minute) started `ago`, its flag moved with it."""
+    started = timezone.now() - ago
+    lag = timedelta(milliseconds=settings.GAMES_CLOCK_LAG_ALLOWANCE_MS)
+    Game.objects.filter(pk=game.pk).update(
+        clock_started_at=started, flag_at=started + timedelta(minutes=1) + lag
+    )
 
 
 def move_first_legal(page: Page) -> None:
@@ -77,11 +96,7 @@ def test_clocks_tick_on_both_pages_and_the_player_out_of_time_loses(new_page, lo
     expect(listed).not_to_have_text(shown)
 
     # kim's minute is almost gone (the stretch moved back); the pages, opened again, warn.
-    started = timezone.now() - timedelta(seconds=55)
-    Game.objects.filter(pk=game.pk).update(
-        clock_started_at=started,
-        flag_at=started + timedelta(milliseconds=60_000 + settings.GAMES_CLOCK_LAG_ALLOWANCE_MS),
-    )
+    stretch_began(game, ago=timedelta(seconds=55))
     open_game(kim_page, game.pk)
     open_game(lee_page, game.pk)
     expect(clock_of(kim_page, 0)).to_contain_text("0:0")
@@ -91,8 +106,10 @@ def test_clocks_tick_on_both_pages_and_the_player_out_of_time_loses(new_page, lo
     expect(kim_page.locator("#clock-announce")).to_contain_text("Low time")
     expect(clock_of(lee_page, 0)).to_have_text("0:00.0", timeout=LIVE_WITHIN_MS)
 
-    # Too late: kim's move ends the game on time instead of being played.
+    # Too late: kim's move ends the game on time instead of being played. (A move in the lag
+    # allowance after 0:00 would still be in time: that is moved into the past too.)
     expect(clock_of(kim_page, 0)).to_have_text("0:00.0")
+    stretch_began(game, ago=timedelta(seconds=61))
     square = kim_page.locator(".circles-board__hint--legal").first.get_attribute("data-square")
     kim_page.locator(f"rect[data-square={square}]").click()
     expect(kim_page.locator("#status")).to_have_text(
