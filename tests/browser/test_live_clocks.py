@@ -123,3 +123,37 @@ def test_clocks_tick_on_both_pages_and_the_player_out_of_time_loses(new_page, lo
         expect(clock_of(page, 0)).to_have_class("player__clock player__clock--out")
         expect(clock_of(page, 1)).to_have_text("1:00")
     assert Game.objects.get(pk=game.pk).outcome["reason"] == "timeout"
+
+
+def test_start_a_casual_live_game_against_the_computer_on_a_phone_with_the_keyboard(
+    new_page, log_in
+):
+    UserFactory(username="max")
+    page = new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    log_in(page, "max", PASSWORD)
+    page.goto("/play/")
+    form = page.locator("form[data-kind=circles]")
+    days = form.get_by_label("Time per move")
+    clock = form.get_by_role("group", name="Time control (minutes + seconds added per turn)")
+    minutes = form.get_by_label("Minutes each")
+
+    # Correspondence first; the arrow key chooses a live game, whose presets then show.
+    expect(days).to_be_visible()
+    expect(clock).to_be_hidden()
+    form.get_by_role("radio", name="Correspondence: days per move").focus()
+    page.keyboard.press("ArrowDown")
+    expect(form.get_by_role("radio", name="Live: a clock for each player")).to_be_checked()
+    expect(days).to_be_hidden()
+    expect(clock.get_by_role("radio", name="1+0")).to_be_checked()
+    expect(minutes).to_be_hidden()
+    clock.get_by_role("radio", name="Custom").check()
+    expect(minutes).to_be_visible()
+    minutes.fill("7")
+    form.get_by_label("Seconds added per turn").fill("0")
+    form.get_by_role("group", name="Rating").get_by_role("radio", name="Casual").check()
+    form.get_by_role("button", name="Start Circles").click()
+
+    expect(page.locator("#connection")).to_have_text("Live")
+    expect(clock_of(page, 1)).to_have_text("7:00")
+    game = Game.objects.get()
+    assert (game.clock_initial_ms, game.rated) == (420_000, False)
