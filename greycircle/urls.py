@@ -52,6 +52,7 @@ urlpatterns = [
     path("", include("greycircle.notifications.urls")),
     path("", include("greycircle.ratings.urls")),
     path("", include("greycircle.profiles.urls")),
+    path("", include("greycircle.lobby.urls")),
     path("", include("frontend.urls")),
 ]
 

@@ -169,7 +169,8 @@ function received(message) {
   } else if (message.type === "unread") {
     setUnread(message.unread_count);
     inboxMarkRead(message.read);
-  } else {
+  } else if (message.type !== "game_started") {
+    // (`game_started`, the lobby paired a seek: only passed on, to the lobby's page.)
     return;
   }
   window.dispatchEvent(new CustomEvent("greycircle:me", { detail: message }));
