@@ -26,6 +26,8 @@ class CirclesConfig(AppConfig):
                 rules_template="circles/rules.html",
                 rules_context=rules_context,
                 outcome_reasons={"more_discs": "on discs", "tie": ""},
+                # Everything is on the board: a move undone reveals nothing.
+                takebacks=True,
                 clock_presets=tuple(
                     TimeControl(minutes, increment)
                     for minutes, increment in ((1, 0), (3, 2), (5, 0), (5, 3), (10, 5), (15, 10))

@@ -379,6 +379,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "greycircle.games.models.GameStatus",
         "InvitationStatusEnum": "greycircle.games.models.InvitationStatus",
         "OnDeclineEnum": "greycircle.games.models.OnDecline",
+        "TakebackActionEnum": "greycircle.games.takebacks.TakebackAction",
     },
     # Row ids in paths (greycircle.converters) are integers, as ids are in every response.
     "PATH_CONVERTER_OVERRIDES": {"id": ROW_ID_SCHEMA},

@@ -420,6 +420,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/takeback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to take back a move, or answer the request
+         * @description Casual games between two people only, of a kind without hidden information (the envelope's `takebacks`: Circles). `offer` asks to take back your last move, and the opponent's moves after it if any, so that it is your turn again; the other player `accept`s it (the moves are undone and leave the log) or `decline`s it, and the asker may withdraw it with `decline`. The request is the envelope's `takeback` until answered; any move cancels it. One request at a time, and one per player and move number. In a live game no time is given back: the running clock is charged up to the takeback, then the asker's runs.
+         */
+        post: operations["v1_games_takeback_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/live/": {
         parameters: {
             query?: never;
@@ -1024,6 +1044,10 @@ export interface components {
             outcome: components["schemas"]["Outcome"] | null;
             move_count: number;
             rematch_id: number | null;
+            /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
+            takebacks: boolean;
+            /** @description A takeback waiting for an answer; null if none. Any move cancels it. */
+            takeback: components["schemas"]["TakebackOffer"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1162,6 +1186,10 @@ export interface components {
             outcome: components["schemas"]["Outcome"] | null;
             move_count: number;
             rematch_id: number | null;
+            /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
+            takebacks: boolean;
+            /** @description A takeback waiting for an answer; null if none. Any move cancels it. */
+            takeback: components["schemas"]["TakebackOffer"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1492,6 +1520,10 @@ export interface components {
             outcome: components["schemas"]["Outcome"] | null;
             move_count: number;
             rematch_id: number | null;
+            /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
+            takebacks: boolean;
+            /** @description A takeback waiting for an answer; null if none. Any move cancels it. */
+            takeback: components["schemas"]["TakebackOffer"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1647,6 +1679,10 @@ export interface components {
             outcome: components["schemas"]["Outcome"] | null;
             move_count: number;
             rematch_id: number | null;
+            /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
+            takebacks: boolean;
+            /** @description A takeback waiting for an answer; null if none. Any move cancels it. */
+            takeback: components["schemas"]["TakebackOffer"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2325,6 +2361,10 @@ export interface components {
             outcome: components["schemas"]["Outcome"] | null;
             move_count: number;
             rematch_id: number | null;
+            /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
+            takebacks: boolean;
+            /** @description A takeback waiting for an answer; null if none. Any move cancels it. */
+            takeback: components["schemas"]["TakebackOffer"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2453,6 +2493,10 @@ export interface components {
             outcome: components["schemas"]["Outcome"] | null;
             move_count: number;
             rematch_id: number | null;
+            /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
+            takebacks: boolean;
+            /** @description A takeback waiting for an answer; null if none. Any move cancels it. */
+            takeback: components["schemas"]["TakebackOffer"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3464,6 +3508,23 @@ export interface components {
          * @enum {string}
          */
         SpeedEnum: "correspondence" | "live";
+        /**
+         * @description * `offer` - Ask to take back my last move
+         *     * `accept` - Accept the other player's request
+         *     * `decline` - Decline the other player's request, or withdraw mine
+         * @enum {string}
+         */
+        TakebackActionEnum: "offer" | "accept" | "decline";
+        /** @description A takeback asked for and waiting for the other player's answer. */
+        TakebackOffer: {
+            /** @description The seat of the player who asked. */
+            seat: number;
+            /** @description How many moves it undoes: the asker's last one, and the opponent's after it if any, so that it is the asker's turn again. */
+            moves: number;
+        };
+        TakebackRequestRequest: {
+            action: components["schemas"]["TakebackActionEnum"];
+        };
         Tally: {
             played: number;
             won: number;
@@ -5287,6 +5348,94 @@ export interface operations {
             };
             /** @description No such game, or not one you may see (unlisted without its `key`, or across a block). Error codes: `not_found`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_games_takeback_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TakebackRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameEnvelope"];
+                };
+            };
+            /** @description No takeback here or now. Error codes: `invalid`, `game_not_active`, `rated_game`, `no_takebacks`, `not_two_people`, `nothing_to_take_back`, `takeback_pending`, `takeback_already_asked`, `no_offer`, `time_up`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a player, or the request is your own (the other player answers it). Error codes: `not_a_player`, `not_your_offer`, `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, or not one you may see (unlisted without its `key`, or across a block). Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from greycircle.api.errors import ApiError
-from greycircle.games import deadlines, reminders, replays, selectors, services
+from greycircle.games import deadlines, reminders, replays, selectors, services, takebacks
 from greycircle.games.api_schema import GAME_OPERATIONS, IDEMPOTENCY_KEY_MAX
 from greycircle.games.errors import GameInvalid
 from greycircle.games.models import Game
@@ -31,7 +31,15 @@ from greycircle.games.serializers import (
     MoveRequestSerializer,
     MovesQuerySerializer,
     OpenGamesQuerySerializer,
+    TakebackRequestSerializer,
 )
+
+# What each takeback action calls (greycircle.games.takebacks).
+TAKEBACK_SERVICES = {
+    takebacks.TakebackAction.OFFER: takebacks.takeback_offer,
+    takebacks.TakebackAction.ACCEPT: takebacks.takeback_accept,
+    takebacks.TakebackAction.DECLINE: takebacks.takeback_decline,
+}
 
 # (action, method) -> throttle scope, besides the user and anonymous rates every request has.
 # Starting a game notifies every invited player, so starting and rematching share one budget:
@@ -216,6 +224,13 @@ class GameViewSet(viewsets.GenericViewSet):
     def rematch(self, request: Request, pk: str) -> Response:
         rematch = services.game_rematch(game_id=int(pk), user=request.user)
         return self._envelope(rematch, status.HTTP_201_CREATED)
+
+    @action(detail=True, methods=["post"])
+    def takeback(self, request: Request, pk: str) -> Response:
+        serializer = TakebackRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        service = TAKEBACK_SERVICES[serializer.validated_data["action"]]
+        return self._envelope(service(game_id=int(pk), user=request.user))
 
     @action(detail=True, methods=["post"])
     def poke(self, request: Request, pk: str) -> Response:

@@ -26,6 +26,7 @@ from greycircle.games.serializers import (
     MovesQuerySerializer,
     OpenGamesQuerySerializer,
     RecordSerializer,
+    TakebackRequestSerializer,
 )
 
 # Longest Idempotency-Key kept (Move.idempotency_key); a longer one is refused, not cut, since two
@@ -281,6 +282,40 @@ GAME_OPERATIONS = {
             **NOT_A_PLAYER,
             **NOT_FOUND,
             **TOO_MANY_GAMES,
+        },
+    ),
+    "takeback": extend_schema(
+        summary="Ask to take back a move, or answer the request",
+        description="Casual games between two people only, of a kind without hidden information "
+        "(the envelope's `takebacks`: Circles). `offer` asks to take back your last move, and the "
+        "opponent's moves after it if any, so that it is your turn again; the other player "
+        "`accept`s it (the moves are undone and leave the log) or `decline`s it, and the asker "
+        "may withdraw it with `decline`. The request is the envelope's `takeback` until answered; "
+        "any move cancels it. One request at a time, and one per player and move number. In a "
+        "live game no time is given back: the running clock is charged up to the takeback, then "
+        "the asker's runs.",
+        request=TakebackRequestSerializer,
+        responses={
+            200: GameEnvelopeSerializer,
+            400: error_response(
+                "No takeback here or now.",
+                "invalid",
+                "game_not_active",
+                "rated_game",
+                "no_takebacks",
+                "not_two_people",
+                "nothing_to_take_back",
+                "takeback_pending",
+                "takeback_already_asked",
+                "no_offer",
+                "time_up",
+            ),
+            403: error_response(
+                "Not a player, or the request is your own (the other player answers it).",
+                "not_a_player",
+                "not_your_offer",
+            ),
+            **NOT_FOUND,
         },
     ),
     "poke": extend_schema(

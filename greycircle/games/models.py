@@ -198,6 +198,13 @@ class Game(models.Model):
     clock_moved = models.JSONField(default=list, blank=True)
     clock_started_at = models.DateTimeField(null=True, blank=True)
     flag_at = models.DateTimeField(null=True, blank=True)
+    # A takeback asked for in a casual game (greycircle.games.takebacks): {"seat", "move_count",
+    # "moves"}, the asker's seat, the game's move count when they asked and how many moves it
+    # undoes. Pending only while the game is in play at that move count: any move cancels it.
+    # `takeback_asked` is the move count at which each seat ({"<seat>": count}) last asked: one
+    # request per seat and move number, however it was answered.
+    takeback_offer = models.JSONField(null=True, blank=True)
+    takeback_asked = models.JSONField(default=dict, blank=True)
 
     objects = GameQuerySet.as_manager()
 

@@ -46,6 +46,10 @@ class GameKind:
     # ran out, in a game of three or more seats (greycircle.games.deadlines); None: the kind's
     # rules allow no takeover, and the other players may claim the win instead.
     takeover_level: str | None = None
+    # Whether a casual game of two people may take moves back with the opponent's consent
+    # (greycircle.games.takebacks): only in a kind without hidden information, since undoing a
+    # move that drew or revealed something (a card, the stock's order) would show it for nothing.
+    takebacks: bool = False
     # The kind's JSON shapes as DRF serializers (`<game>/serializers.py`): checked documentation,
     # the rules engine stays the authority. The API schema types each kind's moves, options, views
     # and log entries with them; a kind without them is documented as free-form JSON.

@@ -80,6 +80,8 @@ def game_summary_for(*, game: Game, viewer: Any) -> dict[str, Any]:
         "outcome": game.outcome,
         "move_count": game.move_count,
         "rematch_id": _rematch_id(game),
+        "takebacks": takebacks_allowed(game=game),
+        "takeback": takeback_offer_of(game=game),
         "created_at": game.created_at,
         "updated_at": game.updated_at,
     }
@@ -181,6 +183,31 @@ def can_claim_for(*, game: Game, seat: int | None, now: datetime | None = None) 
     if game.move_deadline > (now or timezone.now()):
         return False
     return takeover_level_for(game=game) is None
+
+
+def takebacks_allowed(*, game: Game) -> bool:
+    """Whether moves of `game` may be taken back with the opponent's consent
+    (greycircle.games.takebacks): a casual game of a kind without hidden information
+    (`GameKind.takebacks`), between two people (no computer, and no seat taken over)."""
+    if game.rated:
+        return False
+    try:
+        if not registry.get(game.kind).takebacks:
+            return False
+    except registry.UnknownKind:
+        return False
+    seats = game.seats.all()
+    return len(seats) == 2 and all(seat.is_person for seat in seats)
+
+
+def takeback_offer_of(*, game: Game) -> dict[str, int] | None:
+    """The takeback waiting for an answer in `game`: `{"seat": the asker's, "moves": how many
+    it undoes}`; None if none. An offer lapses as soon as anything is played (or the game ends),
+    so it holds only while the game is in play at the move count it was made at."""
+    offer = game.takeback_offer
+    if not offer or game.status != GameStatus.ACTIVE or offer["move_count"] != game.move_count:
+        return None
+    return {"seat": offer["seat"], "moves": offer["moves"]}
 
 
 def turn_waits_for(*, game: Game, seat: int | None) -> bool:

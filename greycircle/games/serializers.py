@@ -19,6 +19,7 @@ from greycircle.games.clocks import TimeControl, time_control_check
 from greycircle.games.models import DaysPerMove, GameSpeed, GameStatus, InvitationStatus, OnDecline
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
+from greycircle.games.takebacks import TakebackAction
 from greycircle.ratings.serializers import GameRatingSerializer
 
 # AbstractUser.username's length; a longer name cannot be anybody's.
@@ -365,6 +366,20 @@ class GameClockSerializer(serializers.Serializer):
     )
 
 
+class TakebackOfferSerializer(serializers.Serializer):
+    """A takeback asked for and waiting for the other player's answer."""
+
+    seat = serializers.IntegerField(help_text="The seat of the player who asked.")
+    moves = serializers.IntegerField(
+        help_text="How many moves it undoes: the asker's last one, and the opponent's after it "
+        "if any, so that it is the asker's turn again."
+    )
+
+
+class TakebackRequestSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=TakebackAction.choices)
+
+
 class GameSummarySerializer(serializers.Serializer):
     """A game in a list: the envelope without `state` and `legal_moves`."""
 
@@ -404,6 +419,14 @@ class GameSummarySerializer(serializers.Serializer):
     outcome = OutcomeSerializer(allow_null=True)
     move_count = serializers.IntegerField()
     rematch_id = serializers.IntegerField(allow_null=True)
+    takebacks = serializers.BooleanField(
+        help_text="Moves may be taken back with the opponent's consent (`POST .../takeback/`): a "
+        "casual game between two people, of a kind without hidden information (Circles)."
+    )
+    takeback = TakebackOfferSerializer(
+        allow_null=True,
+        help_text="A takeback waiting for an answer; null if none. Any move cancels it.",
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 

@@ -158,6 +158,11 @@ export class GameClient {
       const previous = this.envelope;
       this.envelope = envelope;
       this.etag = null;
+      // A takeback undid moves: the log loses them too.
+      if (envelope.move_count < this.moves.length) {
+        this.moves = this.moves.slice(0, envelope.move_count);
+        this.onMoves(this.moves, envelope);
+      }
       this.onEnvelope(envelope, previous);
     } else if (envelope.version < this.envelope.version && !catchUp) {
       return;

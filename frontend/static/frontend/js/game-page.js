@@ -324,6 +324,32 @@ function renderActions(envelope) {
   $("#replay-link").hidden = !(over && envelope.state);
 }
 
+/**
+ * A casual game's takebacks: the button to ask for one, and a request waiting for an answer
+ * (said in the notice kept for it, a live region). Whether there is a move of the viewer's to
+ * take back, the server knows, and says so if not.
+ * @param {Envelope} envelope
+ */
+function renderTakeback(envelope) {
+  const seated = envelope.you !== null && envelope.status === "active";
+  const offer = seated ? envelope.takeback : null;
+  const mine = offer !== null && offer.seat === envelope.you;
+  $("#takeback").hidden = !(seated && envelope.takebacks && envelope.move_count > 0 && offer === null);
+  $("#takeback-accept").hidden = !(offer && !mine);
+  $("#takeback-decline").hidden = !offer;
+  text($("#takeback-decline"), mine ? "Withdraw takeback" : "Decline takeback");
+  let line = "";
+  if (offer) {
+    const what = offer.moves === 1 ? "the last move" : `the last ${offer.moves} moves`;
+    line = mine
+      ? `You asked to take back ${what}: waiting for an answer.`
+      : `${playerName(envelope, offer.seat)} asks to take back ${what}.`;
+  }
+  const notice = $("#takeback-offer");
+  text(notice, line);
+  notice.classList.toggle("visually-hidden", !line);
+}
+
 // The rematch this game's players were asked to, once checked (its id): each is fetched once.
 /** @type {number | null} */
 let rematchChecked = null;
@@ -427,6 +453,7 @@ async function main() {
     clocks.render(envelope, previous);
     renderActions(envelope);
     renderRematchOffer(envelope, client);
+    renderTakeback(envelope);
     renderDeadline(envelope);
     renderRating(envelope);
     text($("#status"), statusLine(envelope, renderer));
@@ -514,6 +541,19 @@ async function main() {
     if (!window.confirm("Decline this invitation?")) return;
     await answer("decline");
   });
+  /** @param {Schemas["TakebackActionEnum"]} action */
+  async function takeback(action) {
+    /** @type {Schemas["TakebackRequestRequest"]} */
+    const body = { action };
+    try {
+      client.accept(await client.request("POST", `/api/v1/games/${client.id}/takeback/`, body));
+    } catch (error) {
+      notify(messageOf(error), "error");
+    }
+  }
+  $("#takeback").addEventListener("click", () => takeback("offer"));
+  $("#takeback-accept").addEventListener("click", () => takeback("accept"));
+  $("#takeback-decline").addEventListener("click", () => takeback("decline"));
   $("#withdraw").addEventListener("click", async () => {
     if (!window.confirm("Withdraw this game? Nobody wins or loses it.")) return;
     try {
