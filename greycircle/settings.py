@@ -447,6 +447,9 @@ GAMES_CLOCK_FIRST_MOVE_SECONDS = float(os.environ.get("GAMES_CLOCK_FIRST_MOVE_SE
 # Every task worker's clocks' loop looks for due flags at least this often (seconds), however
 # far off the next known one is (greycircle.runtime.timers).
 GAMES_TIMERS_POLL_SECONDS = float(os.environ.get("GAMES_TIMERS_POLL_SECONDS", "0.2"))
+# A person in a live game whose sockets have all been gone this long (seconds) lets the others
+# claim the win (greycircle.games.abandonment).
+GAMES_CLOCK_ABANDON_SECONDS = float(os.environ.get("GAMES_CLOCK_ABANDON_SECONDS", "30"))
 # The lobby (greycircle.lobby): every task worker pairs waiting seekers this often (seconds), as
 # their rating windows widen; a live seek whose seeker has no socket open this long after it was
 # made expires (an app seeking over REST without a socket).

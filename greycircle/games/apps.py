@@ -12,6 +12,7 @@ class GamesConfig(AppConfig):
         from accounts.signals import user_blocked
         from greycircle.games import (
             changes,
+            deadlines,
             flags,
             schema,  # noqa: F401  (registers the schema extensions)
             sweeps,
@@ -34,6 +35,12 @@ class GamesConfig(AppConfig):
             sweep_register(name=name, run=run, every=sweeps.sweep_period)
         # Live games' clocks: each flag falls as it comes due, in every worker (flags.py).
         timer_register(name="clock flags", next_due=flags.flag_next_at, run=flags.flags_fall)
+        # ...and the others may claim the win against a player gone from a live game.
+        timer_register(
+            name="abandoned live games",
+            next_due=deadlines.abandonments_next_check,
+            run=deadlines.abandonments_check,
+        )
         user_blocked.connect(_part_across_block, dispatch_uid="games.seats_part_across_block")
 
 

@@ -140,8 +140,9 @@ def deadline_reset(game: Game) -> None:
     runs while the game is in play, a computer's included, unless a computer took the seat over
     from a player whose time ran out."""
     seats = game.seats.all()
-    game.deadline_notice = DeadlineNotice.NONE
     if game.clock_initial_ms is not None:
+        # Its `deadline_notice` says whether a player abandoned it, whatever the moves
+        # (greycircle.games.abandonment).
         game.move_deadline = None
         running = (
             game.status == GameStatus.ACTIVE
@@ -150,6 +151,7 @@ def deadline_reset(game: Game) -> None:
         )
         game.flag_at = clocks.flag_at_of(game, running=running)
         return
+    game.deadline_notice = DeadlineNotice.NONE
     people = [seat.index for seat in seats if seat.is_person]
     if game.status == GameStatus.ACTIVE and game.to_move in people and len(people) >= 2:
         game.move_deadline = timezone.now() + timedelta(days=game.days_per_move)

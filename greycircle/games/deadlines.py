@@ -20,6 +20,11 @@ handles each in its own transaction, the game locked and its deadline checked ag
 
 `Game.deadline_notice` records what was done for the current deadline, so that several workers
 running the check at once, or one running it again, never remind or take over twice.
+
+A live game has clocks instead (greycircle.games.clocks, greycircle.games.flags), and its win is
+claimed against a player who abandoned it (greycircle.games.abandonment): `abandonments_check`,
+run every second by every worker's clocks' loop, announces it once when a player's gone-time
+passes (and once more should they come back), by the same `deadline_notice`.
 """
 
 from __future__ import annotations
@@ -27,14 +32,15 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from greycircle.games import events
+from greycircle import presence
+from greycircle.games import abandonment, events
 from greycircle.games.changes import (
     deadline_reset,
     game_commit,
@@ -102,6 +108,10 @@ def deadlines_check(*, now: datetime | None = None) -> DeadlinesChecked:
 def game_claim_win(*, game_id: int, user: User, now: datetime | None = None) -> Game:
     """`user` wins on time: the person to move has run out of it.
 
+    In a live game: another person abandoned it (greycircle.games.abandonment; `time_not_up`
+    while nobody has, with `retry_after` and the `deadline` once somebody left), and the
+    abandoned seats lose; otherwise as follows.
+
     Only a player seated in the game (`not_a_player`), not the one to move (`your_turn`), in a
     game in play whose player to move has a deadline (`no_deadline`) that has passed
     (`time_not_up`, with `retry_after` seconds and the `deadline`), and where no computer is to
@@ -118,6 +128,8 @@ def game_claim_win(*, game_id: int, user: User, now: datetime | None = None) -> 
             raise GamePermissionDenied(
                 "seat_taken_over", "Your time ran out: the computer plays your seat now."
             )
+        if game.clock_initial_ms is not None:
+            return _abandoned_claim(game, seat, now=now)
         if game.to_move == seat.index:
             raise GameInvalid("your_turn", "It is your turn: the time running is yours.")
         if game.move_deadline is None:
@@ -148,6 +160,52 @@ def game_claim_win(*, game_id: int, user: User, now: datetime | None = None) -> 
         game.save()
         game_commit(game, ended=True)
     return game
+
+
+def abandonments_check(*, now: datetime | None = None) -> dict[int, bool]:
+    """Announce to the others of every live game that a player abandoned it, or came back (see
+    greycircle.games.abandonment), each once: one query and one presence read for all the live
+    games, then a transaction, the game locked and checked again, for each that changed.
+    {game id: whether its win can be claimed now} for those announced."""
+    global _abandonments_checked_at
+    now = now or timezone.now()
+    games = [
+        game
+        for game in Game.objects.filter(status=GameStatus.ACTIVE, flag_at__isnull=False)
+        .only("kind", "status", "clock_initial_ms", "clock_moved", "deadline_notice")
+        .with_seats()
+        .order_by("pk")
+        if abandonment.abandonable(game, takeover=takeover_level_for(game=game) is not None)
+    ]
+    gone_since = presence.users_gone_since(abandonment.users_of(games), now=now.timestamp())
+    announced: dict[int, bool] = {}
+    for game in games:
+        claimable = bool(abandonment.seats_abandoned(game, now=now, gone_since=gone_since))
+        if claimable == (game.deadline_notice == DeadlineNotice.EXPIRED):
+            continue
+        try:
+            with transaction.atomic():
+                if _abandonment_announce(game.pk, now=now):
+                    announced[game.pk] = claimable
+        except DatabaseError:
+            raise  # the loop logs it and tries again
+        except Exception:  # one broken game must not hold up every other game's claim
+            logger.exception("could not announce the abandonment of game %s", game.pk)
+    _abandonments_checked_at = now
+    return announced
+
+
+# Every worker looks for abandoned live games this often (its clocks' loop, registered from
+# GamesConfig.ready()): a gone-time of half a minute needs no finer precision.
+ABANDONMENTS_EVERY = timedelta(seconds=1)
+_abandonments_checked_at: datetime | None = None
+
+
+def abandonments_next_check() -> datetime:
+    """When this process's clocks' loop next runs `abandonments_check`."""
+    if _abandonments_checked_at is None:
+        return timezone.now()
+    return _abandonments_checked_at + ABANDONMENTS_EVERY
 
 
 def time_left_words(left: timedelta) -> str:
@@ -259,3 +317,65 @@ def _claimable_announce(game: Game, *, absent: Seat) -> None:
                 kind=game.kind,
                 player=absent.name,
             )
+
+
+def _abandoned_claim(game: Game, seat: Seat, *, now: datetime) -> Game:
+    """`game_claim_win` in the locked live `game`, for the person at `seat`."""
+    if takeover_level_for(game=game) is not None:
+        raise GameInvalid(
+            "takeover_instead",
+            "When an absent player's time runs out the computer takes over their seat: "
+            "nobody wins this game on time.",
+        )
+    gone_since = presence.users_gone_since(abandonment.users_of([game]), now=now.timestamp())
+    gone = [
+        index
+        for index in abandonment.seats_abandoned(game, now=now, gone_since=gone_since)
+        if index != seat.index
+    ]
+    if not gone:
+        opens = abandonment.claim_opens_at(game, claimant=seat.index, gone_since=gone_since)
+        if opens is None:
+            raise GameInvalid("time_not_up", "Everybody is still at the table.")
+        left = opens - now.timestamp()
+        raise GameInvalid(
+            "time_not_up",
+            "A player left the table but may still come back: "
+            f"{math.ceil(left)} seconds before the win can be claimed.",
+            retry_after=max(1, math.ceil(left)),
+            deadline=datetime.fromtimestamp(opens, tz=UTC),
+        )
+    seat_count = len(game.seats.all())
+    outcome = Outcome(
+        scores=[0] * seat_count,
+        winners=[index for index in range(seat_count) if index not in gone],
+        reason="timeout",
+    )
+    game_finish(game, outcome)
+    game.version += 1
+    game.save()
+    game_commit(game, ended=True)
+    return game
+
+
+def _abandonment_announce(game_id: int, *, now: datetime) -> bool:
+    """Record in the locked game `game_id` whether its win can be claimed now that a player
+    abandoned it or came back, and tell every page; False if nothing changed meanwhile."""
+    try:
+        game = game_lock(game_id)
+    except GameNotFound:
+        return False
+    if not abandonment.abandonable(game, takeover=takeover_level_for(game=game) is not None):
+        return False
+    gone = abandonment.seats_abandoned(game, now=now)
+    announced = game.deadline_notice == DeadlineNotice.EXPIRED
+    if bool(gone) == announced:
+        return False  # another worker got there first, or the player came back meanwhile
+    game.deadline_notice = DeadlineNotice.EXPIRED if gone else DeadlineNotice.NONE
+    game.version += 1
+    game.save(update_fields=["deadline_notice", "version", "updated_at"])
+    if gone:
+        _claimable_announce(game, absent=game.seats.all()[gone[0]])
+    else:
+        transaction.on_commit(lambda: events.game_envelopes_send(game=game))
+    return True

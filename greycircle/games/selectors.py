@@ -13,9 +13,17 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.selectors import block_between, blocked_user_ids
-from greycircle.games import clocks, registry
+from greycircle.games import abandonment, clocks, registry
 from greycircle.games.engine import RecordNotation
-from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
+from greycircle.games.models import (
+    DeadlineNotice,
+    Game,
+    GameStatus,
+    Invitation,
+    InvitationStatus,
+    Move,
+    Seat,
+)
 
 
 class MyGames(models.TextChoices):
@@ -175,7 +183,17 @@ def takeover_level_for(*, game: Game) -> str | None:
 def can_claim_for(*, game: Game, seat: int | None, now: datetime | None = None) -> bool:
     """Whether the player at `seat` may claim the win now (greycircle.games.deadlines): the game
     is in play, another person is to move and has run out of time, and no computer is to take
-    over their seat. `game_claim_win` checks the same under the game's lock."""
+    over their seat. `game_claim_win` checks the same under the game's lock.
+
+    In a live game: another person abandoned it (greycircle.games.abandonment), once the clocks'
+    loop announced it (`deadline_notice`), so that only those envelopes read presence."""
+    if seat is not None and game.clock_initial_ms is not None:
+        if game.deadline_notice != DeadlineNotice.EXPIRED or not game.seats.all()[seat].is_person:
+            return False
+        if not abandonment.abandonable(game, takeover=takeover_level_for(game=game) is not None):
+            return False
+        gone = abandonment.seats_abandoned(game, now=now or timezone.now())
+        return bool(gone) and seat not in gone
     if seat is None or game.status != GameStatus.ACTIVE or game.move_deadline is None:
         return False
     if game.to_move in (None, seat) or not game.seats.all()[seat].is_person:
