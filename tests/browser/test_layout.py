@@ -1,6 +1,6 @@
 """Game pages fit the window: when a game page opens, the whole table and your hand or tray are
 on screen, without scrolling, on a laptop, a desktop, a full-HD screen and a phone. The site's
-navigation is one row on a phone, and a rematch offer is said on the game page.
+navigation is one row on a phone, and a rematch offer is said, and answered, on the game page.
 
 Each kind opens one game in one desktop page, resized to each desktop size and reloaded, and in
 one phone page. The boxes of the parts that must be seen are checked against the viewport.
@@ -219,10 +219,14 @@ def test_a_rematch_offer_arrives_as_a_notice_that_screen_readers_announce(
     pages["bob"].get_by_role("button", name="Rematch").click()
     expect(pages["bob"]).to_have_url(re.compile(r"/games/\d+/$"))
 
-    expect(offer).to_have_text("bob asks for a rematch: go to it to accept or decline.")
+    expect(offer).to_have_text("bob asks for a rematch.")
     expect(offer).to_be_in_viewport(ratio=1)
     expect(pages["alice"].get_by_role("button", name="Go to the rematch")).to_be_visible()
-    # Opened later, the page says so at once.
+    # Opened later, the page says so at once; and the offer is answered right there.
     pages["alice"].reload()
-    expect(offer).to_have_text("bob asks for a rematch: go to it to accept or decline.")
+    expect(offer).to_have_text("bob asks for a rematch.")
     expect(offer).to_be_visible()
+    pages["alice"].get_by_role("button", name="Accept rematch").click()
+    expect(pages["alice"]).to_have_url(pages["bob"].url)
+    # Accepted, the rematch has started.
+    expect(pages["alice"].locator("#status")).to_have_text(re.compile("turn"))

@@ -351,3 +351,24 @@ async def test_closing_an_account_closes_every_socket_of_it(setup_game, bob, sta
     frame = await alices.receive_json_from(timeout=30)
     assert frame["envelope"]["version"] == game["version"] + 1
     await alices.disconnect()
+
+
+async def test_a_rematch_offer_reaches_the_other_players_page_at_once(setup_game):
+    """Asked for on a finished game, a rematch reaches the other player's open page of it in a
+    new envelope naming it (`rematch_id`); their invitation to it, which the page answers right
+    there, is in the rematch's envelope."""
+    a_client, game, _, b_cookie, _ = await setup_game()
+    url = f"/api/v1/games/{game['id']}/"
+    await sync_to_async(a_client.post)(f"{url}resign/")
+    bob_socket = await open_socket(f"/ws/games/{game['id']}/", b_cookie)
+    assert (await bob_socket.connect())[0]
+    assert (await bob_socket.receive_json_from())["envelope"]["rematch_id"] is None
+
+    rematch = (await sync_to_async(a_client.post)(f"{url}rematch/")).json()
+
+    frame = await bob_socket.receive_json_from()
+    assert frame["envelope"]["rematch_id"] == rematch["id"]
+    assert frame["envelope"]["you"] == 1
+    invited = [(i["user"], i["status"]) for i in rematch["invitations"]]
+    assert invited == [("bob", "pending")]
+    await bob_socket.disconnect()

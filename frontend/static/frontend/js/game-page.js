@@ -353,10 +353,25 @@ function renderTakeback(envelope) {
 // The rematch this game's players were asked to, once checked (its id): each is fetched once.
 /** @type {number | null} */
 let rematchChecked = null;
+// The viewer's invitation to that rematch while it waits for their answer, given right here.
+/** @type {GameInvitation | null} */
+let rematchInvitation = null;
+
+/** The notice about the rematch offer, and its answer buttons while it waits for the viewer.
+ * @param {string} line
+ */
+function showRematchOffer(line) {
+  const offer = $("#rematch-offer");
+  offer.textContent = line;
+  offer.classList.toggle("visually-hidden", !line);
+  $("#rematch-accept").hidden = rematchInvitation === null;
+  $("#rematch-decline").hidden = rematchInvitation === null;
+}
 
 /** When another player asked for a rematch and it waits for the viewer's answer, say so in the
  *  notice kept for it (a live region, so screen readers announce it), not only by the button's
- *  new label. The envelope names the rematch; who asked and whom it waits for are its own.
+ *  new label, and offer to accept or decline it here. The envelope names the rematch; who asked
+ *  and whom it waits for are its own.
  * @param {Envelope} envelope
  * @param {GameClient} client
  */
@@ -371,10 +386,10 @@ async function renderRematchOffer(envelope, client) {
   } catch {
     return; // the button still leads to it
   }
-  if (rematch.status !== "open" || !myInvitation(rematch)) return;
-  const offer = $("#rematch-offer");
-  offer.textContent = `${rematch.created_by ?? "Another player"} asks for a rematch: go to it to accept or decline.`;
-  offer.classList.remove("visually-hidden");
+  const invitation = rematch.status === "open" ? myInvitation(rematch) : undefined;
+  if (!invitation) return;
+  rematchInvitation = invitation;
+  showRematchOffer(`${rematch.created_by ?? "Another player"} asks for a rematch.`);
 }
 
 /**
@@ -572,6 +587,24 @@ async function main() {
       notify(messageOf(error), "error");
     }
   });
+  /** @param {"accept" | "decline"} what */
+  async function answerRematch(what) {
+    if (!rematchInvitation) return;
+    try {
+      await client.request("POST", `/api/v1/invitations/${rematchInvitation.id}/${what}/`);
+    } catch (error) {
+      notify(messageOf(error), "error");
+      return;
+    }
+    if (what === "accept") {
+      window.location.assign(`/games/${client.envelope.rematch_id}/`);
+      return;
+    }
+    rematchInvitation = null;
+    showRematchOffer("You declined the rematch.");
+  }
+  $("#rematch-accept").addEventListener("click", () => answerRematch("accept"));
+  $("#rematch-decline").addEventListener("click", () => answerRematch("decline"));
   $("#copy-record").addEventListener("click", async () => {
     const recordText = field("#record-text");
     try {
