@@ -26,11 +26,12 @@ socket) and the window holds moves only; past the last, by a rematch.
 
 After `--warmup` s, `--duration` s are measured: moves sent and answered within the window
 count. CPU is utime + stime from /proc at both ends of the window: the server's process tree;
-PostgreSQL: the backends of the run's own database (by their process title) plus the backends
-that exited meanwhile (the postmaster's cutime + cstime: any database's, so the other databases'
-transactions in the window are counted and printed: when they are not 0 the figure may include
-someone else's); Redis (ours only); the load generator; and the machine's whole busy time, so
-what other processes took shows. Prints one line per run, a table, and the JSON of every run.
+PostgreSQL: the backends of the run's own database (by their process title), plus, if one of
+them exited in the window, the CPU of every backend that exited meanwhile (the postmaster's
+cutime + cstime, any database's: the other databases' transactions in the window are printed, as
+what may then be someone else's); Redis (ours only); the load generator; and the machine's whole
+busy time, so what other processes took shows. Prints a table (a row per run as it ends), then
+the JSON of every run.
 """
 
 from __future__ import annotations
@@ -120,15 +121,23 @@ class RunMeter:
         used = self.cpu.stop()
         stats = database_stats(self.url)
         ours = self.database
+        sessions = stats[ours][1] - self.stats_before.get(ours, (0, 0))[1]
+        # Backends of ours that exited in the window: gone since the start, or opened and gone.
+        exited = len(set(self.backends_before) - set(backends)) + max(
+            0, sessions - len(set(backends) - set(self.backends_before))
+        )
         used["postgres_cluster"] = used.pop("postgres")
-        used["postgres"] = live + reaped
+        # The exited backends' CPU is only known for all databases together: counted when one of
+        # ours is among them, else left out (it is then other people's).
+        used["postgres"] = live + (reaped if exited else 0.0)
         used["postgres_exited"] = reaped
+        used["db_backends_exited"] = exited
         used["machine_busy"] = busy
         used["others"] = busy - sum(
             used.get(name, 0.0) for name in ("server", "postgres_cluster", "redis", "loadgen")
         )
         used["db_transactions"] = stats[ours][0] - self.stats_before.get(ours, (0, 0))[0]
-        used["db_sessions"] = stats[ours][1] - self.stats_before.get(ours, (0, 0))[1]
+        used["db_sessions"] = sessions
         used["other_db_transactions"] = sum(
             xacts - self.stats_before.get(name, (0, 0))[0]
             for name, (xacts, _) in stats.items()
@@ -169,6 +178,23 @@ class SocketPlayer(http_moves.Player):
         """The envelope the game's socket sends first (on connect)."""
         self.envelope = await asyncio.wait_for(self.frames.get(), bgio_peer.ANSWER_TIMEOUT)
         return self.envelope
+
+    async def next_envelope(
+        self, envelope: dict[str, Any], waited: str = "the opponent's move"
+    ) -> dict[str, Any]:
+        """The next version's envelope from the socket; after 5 s without it, from a GET (a
+        failure, told apart by whether the game had a newer version by then: a frame missing)."""
+        while True:
+            try:
+                newer = await asyncio.wait_for(self.frames.get(), bgio_peer.ANSWER_TIMEOUT)
+            except TimeoutError:
+                polled = await self.get_game()
+                moved = "moved on" if polled["version"] > envelope["version"] else "not moved"
+                self.rec.failures[f"no frame of {waited} within 5 s (game {moved})"] += 1
+                return polled
+            if newer["version"] > envelope["version"]:
+                self.envelope = newer
+                return newer
 
     async def play(self) -> None:
         await self.follow()
@@ -211,7 +237,7 @@ class SocketPlayer(http_moves.Player):
                 envelope = await self.get_game()
                 continue
             self.rec.add("move", started, 200)
-            envelope = await self.next_envelope(envelope)
+            envelope = await self.next_envelope(envelope, "its own move")
             self.rec.add("move_frame", started, 200)
 
 
