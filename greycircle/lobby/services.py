@@ -134,14 +134,14 @@ def seek_create(
         created_at=now,
     )
     seek.rating = player_rating_for(user_id=user.pk, kind=kind, speed=seek.speed)
-    waiting = _waiting().filter(user=user)
-    if waiting.filter(pool=pool).exists():
+    waiting = list(_waiting().filter(user=user).values_list("pool", "days_per_move"))
+    if any(other == pool for other, _ in waiting):
         raise GameInvalid("seek_exists", "You are already waiting in this pool.")
-    if time_control is not None and waiting.filter(days_per_move__isnull=True).exists():
+    if time_control is not None and any(days is None for _, days in waiting):
         raise GameInvalid(
             "live_seek_exists", "You are already waiting for a live game: cancel that seek first."
         )
-    if waiting.count() >= SEEKS_MAX:
+    if len(waiting) >= SEEKS_MAX:
         raise GameInvalid("too_many_seeks", f"You may wait in at most {SEEKS_MAX} pools at once.")
     try:
         with transaction.atomic():
@@ -149,8 +149,9 @@ def seek_create(
     except IntegrityError:
         # The same seek sent twice at once: the constraints let one of them in.
         raise GameInvalid("seek_exists", "You are already waiting in this pool.") from None
-    transaction.on_commit(events.pools_changed)
-    seeks_pair(pool=pool, now=now)
+    # Paired at once if it can be; the lobby hears of the new seek, or of the game it made.
+    if not seeks_pair(pool=pool, now=now):
+        transaction.on_commit(events.pools_changed)
     seek.refresh_from_db()
     return seek
 
@@ -188,6 +189,11 @@ def seeks_pair(*, pool: str, now: datetime | None = None) -> list[Game]:
             )
             games = []
             for group in groups:
+                # Told first once committed, before the game's own frames are made.
+                made: list[Game] = []
+                transaction.on_commit(
+                    lambda made=made, group=group: events.game_started(game=made[0], seeks=group)
+                )
                 game = game_pair(
                     players=[seek.user for seek in group],
                     kind=first.kind,
@@ -200,10 +206,8 @@ def seeks_pair(*, pool: str, now: datetime | None = None) -> list[Game]:
                 ).update(status=SeekStatus.MATCHED, game=game, ended_at=now)
                 if matched != len(group):
                     raise _Raced
+                made.append(game)
                 games.append(game)
-                transaction.on_commit(
-                    lambda game=game, group=group: events.game_started(game=game, seeks=group)
-                )
             if games:
                 transaction.on_commit(events.pools_changed)
             return games
