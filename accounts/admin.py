@@ -24,7 +24,7 @@ class UserAdmin(DjangoUserAdmin):
         *DjangoUserAdmin.fieldsets,
         (
             "Settings",
-            {"fields": ("show_helpers",)},
+            {"fields": ("show_helpers", "confirm_moves")},
         ),
         (
             "E-mail preferences",

@@ -40,6 +40,12 @@ class UserSettingsForm(forms.Form):
         label="Show helpers",
         help_text="Mark the moves you can make on the board when it is your turn.",
     )
+    confirm_moves = forms.BooleanField(
+        required=False,
+        label="Confirm moves",
+        help_text="A first tap or click shows the move; Confirm (or Enter) plays it, Cancel (or "
+        "Escape) takes it back. For touch screens, where a finger slips.",
+    )
     accept_invitations_from_anyone = forms.BooleanField(
         required=False,
         label="Anyone may invite me to a game",
@@ -99,7 +105,7 @@ class UserSettingsForm(forms.Form):
         return form
 
     def board_fields(self) -> list[forms.BoundField]:
-        return [self["show_helpers"]]
+        return [self["show_helpers"], self["confirm_moves"]]
 
     def invitation_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("accept_invitations_from_anyone",) if name in self.fields]

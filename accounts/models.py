@@ -35,6 +35,11 @@ class User(AbstractUser):
     show_helpers = models.BooleanField(
         default=True, help_text="Show the legal moves of the player to move on the board."
     )
+    # For touch screens, where a slip of the finger plays a move: the game page then shows the
+    # move chosen first and plays it only once confirmed.
+    confirm_moves = models.BooleanField(
+        default=False, help_text="Confirm each move before it is played."
+    )
     accept_invitations_from_anyone = models.BooleanField(
         default=False,
         help_text="Let anyone invite me to a game, not only my friends (never someone I blocked).",

@@ -21,6 +21,7 @@ class MeSerializer(serializers.ModelSerializer):
             "date_joined",
             "is_guest",
             "show_helpers",
+            "confirm_moves",
             "accept_invitations_from_anyone",
             *User.NOTIFICATION_PREFERENCES,
         ]

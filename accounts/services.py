@@ -8,6 +8,7 @@ from accounts.models import User
 
 SETTINGS_FIELDS = (
     "show_helpers",
+    "confirm_moves",
     "accept_invitations_from_anyone",
     *User.NOTIFICATION_PREFERENCES,
 )

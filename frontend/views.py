@@ -338,6 +338,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             "client": {
                 "username": request.user.username,
                 "showHelpers": request.user.show_helpers,
+                "confirmMoves": request.user.confirm_moves,
             },
         },
     )

@@ -2758,6 +2758,8 @@ export interface components {
             readonly is_guest: boolean;
             /** @description Show the legal moves of the player to move on the board. */
             show_helpers?: boolean;
+            /** @description Confirm each move before it is played. */
+            confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
             /** Inbox: friend requests */
@@ -3092,6 +3094,8 @@ export interface components {
         PatchedMeRequest: {
             /** @description Show the legal moves of the player to move on the board. */
             show_helpers?: boolean;
+            /** @description Confirm each move before it is played. */
+            confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
             /** Inbox: friend requests */
@@ -3424,6 +3428,8 @@ export interface components {
         SettingsData: {
             /** @description Show the legal moves of the player to move on the board. */
             show_helpers?: boolean;
+            /** @description Confirm each move before it is played. */
+            confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
             /** Inbox: friend requests */

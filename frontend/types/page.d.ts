@@ -83,6 +83,8 @@ export interface Renderer<E extends Envelope = Envelope> {
   notices?(envelope: Shown<E>, previous: Shown<E>): string[];
   record?(envelope: Shown<E>): string | undefined;
   playerName?(envelope: Shown<E>, seat: number): string;
+  /** Show `move` as chosen but not played yet (the "Confirm moves" setting); null: none is. */
+  preview?(move: MoveOf<E> | null): void;
   describeAnalysis?(position: AnalysisPosition, envelope: Shown<E>): string;
   describeBest?(position: AnalysisPosition, envelope: Shown<E>): string;
   showAnalysis?(position: AnalysisPosition | null): void;

@@ -36,7 +36,12 @@ from greycircle.ratings.models import PlayerRating
 
 # The settings a deleted account is left with: their defaults, so nothing of the player's
 # choices stays behind.
-_SETTINGS = ("show_helpers", "accept_invitations_from_anyone", *User.NOTIFICATION_PREFERENCES)
+_SETTINGS = (
+    "show_helpers",
+    "confirm_moves",
+    "accept_invitations_from_anyone",
+    *User.NOTIFICATION_PREFERENCES,
+)
 
 
 def account_delete(*, user: User, password: str = "", confirm: bool = False) -> None:

@@ -77,7 +77,12 @@ class ProfileDataSerializer(serializers.Serializer):
 class SettingsDataSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ["show_helpers", "accept_invitations_from_anyone", *User.NOTIFICATION_PREFERENCES]
+        fields = [
+            "show_helpers",
+            "confirm_moves",
+            "accept_invitations_from_anyone",
+            *User.NOTIFICATION_PREFERENCES,
+        ]
 
 
 @extend_schema_field(MoveLogEntrySerializer(many=True))

@@ -93,6 +93,16 @@ def test_settings_change_through_the_api(alice, client_for):
 
 
 @pytest.mark.django_db
+def test_confirm_moves_is_off_until_the_player_turns_it_on(alice, client_for):
+    client = client_for(alice)
+    assert client.get("/api/v1/me/").json()["confirm_moves"] is False
+    response = client.patch("/api/v1/me/", {"confirm_moves": True}, format="json")
+    assert response.json()["confirm_moves"] is True
+    alice.refresh_from_db()
+    assert alice.confirm_moves is True
+
+
+@pytest.mark.django_db
 def test_the_session_cookie_needs_csrf_for_writes(alice):
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(alice)

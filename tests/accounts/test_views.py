@@ -316,7 +316,12 @@ def test_settings_post_saves_every_field_and_says_so(browser_client, alice):
     response = post_form(
         browser_client,
         "/settings/",
-        {"email_your_turn": "on", "email_game_over": "on", "accept_invitations_from_anyone": "on"},
+        {
+            "email_your_turn": "on",
+            "email_game_over": "on",
+            "accept_invitations_from_anyone": "on",
+            "confirm_moves": "on",
+        },
     )
 
     assert response.status_code == 302
@@ -324,6 +329,7 @@ def test_settings_post_saves_every_field_and_says_so(browser_client, alice):
     alice.refresh_from_db()
     assert {name: getattr(alice, name) for name in SETTINGS_FIELDS} == {
         "show_helpers": False,
+        "confirm_moves": True,
         "accept_invitations_from_anyone": True,
         **dict.fromkeys(User.NOTIFICATION_PREFERENCES, False),
         "email_your_turn": True,

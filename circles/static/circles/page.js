@@ -109,6 +109,11 @@ export function mount(container, context) {
   board.addEventListener("blur", () => board.classList.remove("circles-board--keyboard"));
 
   return {
+    preview(move) {
+      for (const square of squares) {
+        square.classList.toggle("circles-board__square--chosen", square.dataset.square === move?.square);
+      }
+    },
     render(envelope, previous) {
       current = envelope;
       const state = envelope.state;

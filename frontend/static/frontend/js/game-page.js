@@ -26,7 +26,8 @@ import { setTitleStatus } from "greycircle/notifications";
 /** @typedef {Schemas["GameInvitation"]} GameInvitation */
 /** @typedef {import("greycircle/game-client").ConnectionState} ConnectionState */
 /** The page's settings (frontend/views.py, "client-settings"). */
-/** @typedef {{username: string, showHelpers: boolean}} ClientSettings */
+/** @typedef {{username: string, showHelpers: boolean, confirmMoves: boolean}} ClientSettings */
+/** @typedef {Parameters<PageContext["play"]>[0]} Move */
 
 // Ways any game can end, whatever its kind.
 /** @type {Record<string, string>} */
@@ -434,19 +435,45 @@ async function main() {
   }
   /** @type {GameClient} */
   let client; // made once the renderer is mounted: `play` is called only after that
+  /** @param {Move} move */
+  async function send(move) {
+    // Cleared before sending, not after: notices from the move's own envelope must stay.
+    notify("");
+    try {
+      await client.play(move);
+    } catch (error) {
+      notify(error instanceof ApiError ? error.message : "The move could not be sent.", "error");
+    }
+  }
+  // With the "Confirm moves" setting, the move chosen and the version it was chosen at, until it
+  // is confirmed (Confirm, Enter, or choosing it again) or cancelled (Cancel, Escape, a new version).
+  /** @type {{move: Move, version: number} | null} */
+  let chosen = null;
+  function cancelChosen() {
+    if (!chosen) return;
+    chosen = null;
+    renderer.preview?.(null);
+    $("#confirm-move").hidden = true;
+  }
+  function confirmChosen() {
+    const move = chosen?.move;
+    cancelChosen();
+    if (move) send(move);
+  }
   /** @type {PageContext} */
   const context = {
     showHelpers: settings.showHelpers,
     kindData,
     notify,
     async play(move) {
-      // Cleared before sending, not after: notices from the move's own envelope must stay.
-      notify("");
-      try {
-        await client.play(move);
-      } catch (error) {
-        notify(error instanceof ApiError ? error.message : "The move could not be sent.", "error");
+      if (!settings.confirmMoves) return send(move);
+      if (chosen && chosen.version === client.version && JSON.stringify(chosen.move) === JSON.stringify(move)) {
+        return confirmChosen();
       }
+      chosen = { move, version: client.version };
+      renderer.preview?.(move);
+      $("#confirm-move").hidden = false;
+      button("#confirm-play").scrollIntoView({ block: "nearest" });
     },
   };
   const renderer = module.mount($("#board"), context);
@@ -463,6 +490,8 @@ async function main() {
    * @param {Envelope | null} previous
    */
   function render(envelope, previous) {
+    // The game moved on: the move chosen may no longer be possible.
+    if (chosen && chosen.version !== envelope.version) cancelChosen();
     renderer.render(envelope, previous);
     renderSeats(envelope, renderer);
     clocks.render(envelope, previous);
@@ -511,6 +540,14 @@ async function main() {
   // sends a new envelope (with `can_claim`, or the computer that takes the seat over).
   setInterval(() => renderDeadline(client.envelope), 30_000);
 
+  $("#confirm-play").addEventListener("click", confirmChosen);
+  $("#confirm-cancel").addEventListener("click", cancelChosen);
+  document.addEventListener("keydown", (event) => {
+    if (!chosen) return;
+    if (event.key === "Escape") cancelChosen();
+    // Enter on a control (a button, the board) is that control's own.
+    else if (event.key === "Enter" && !event.defaultPrevented && event.target === document.body) confirmChosen();
+  });
   $("#resign").addEventListener("click", async () => {
     if (!window.confirm("Resign this game?")) return;
     try {
