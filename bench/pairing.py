@@ -77,14 +77,18 @@ async def pair_rounds(
         sent = time.monotonic()
         matched = await second.seek(pool)
         answered = time.monotonic()
-        if matched["status"] != "matched":
+        # "waiting" when a task worker's sweep held the pool's seeks as the request came to pair
+        # them (it skips them, and the sweep pairs them): the frames tell of the game either way.
+        if matched["status"] not in ("matched", "waiting"):
             raise RuntimeError(f"the second seek was {matched['status']}")
-        arrivals = []
-        for player in (first, second):
-            at, game = await asyncio.wait_for(player.started.get(), FRAME_TIMEOUT)
-            if game != matched["game"]:
-                raise RuntimeError(f"{player.name} was told of game {game}, not {matched['game']}")
-            arrivals.append(at)
+        told = [
+            await asyncio.wait_for(player.started.get(), FRAME_TIMEOUT)
+            for player in (first, second)
+        ]
+        games = {game for _, game in told}
+        if len(games) != 1 or matched["game"] not in (None, *games):
+            raise RuntimeError(f"told of games {games}, the seek answered {matched}")
+        arrivals = [at for at, _ in told]
         if round_:  # the first warms the connections up, unmeasured
             out.append({"both_started": max(arrivals) - sent, "answer": answered - sent})
 

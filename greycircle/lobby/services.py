@@ -152,7 +152,10 @@ def seek_create(
     # Paired at once if it can be; the lobby hears of the new seek, or of the game it made.
     if not seeks_pair(pool=pool, now=now):
         transaction.on_commit(events.pools_changed)
-    seek.refresh_from_db()
+    # What pairing made of it (its seeker kept, rather than read again as refresh_from_db would).
+    seek.status, seek.game_id, seek.ended_at = (
+        Seek.objects.filter(pk=seek.pk).values_list("status", "game_id", "ended_at").get()
+    )
     return seek
 
 
