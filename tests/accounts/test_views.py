@@ -361,6 +361,7 @@ def test_a_guests_settings_say_what_an_account_gives_instead_of_invitations(clie
     # Nor of friends and invitations, which never reach a guest, nor any e-mail.
     assert tuple(response.context["form"].fields) == (
         "show_helpers",
+        "confirm_moves",
         "inbox_your_turn",
         "push_your_turn",
         "inbox_game_over",
