@@ -36,8 +36,20 @@ def niceness_lower(*, by: int) -> int | None:
     """Lower this process's CPU priority by `by` (0 or more); the niceness now, or None where
     the system has no `os.nice` (Windows: nothing changes). Call it from the main thread before
     any other starts: Linux keeps a niceness per thread, and new threads inherit their creator's."""
+    global _lowered_by
     if by < 0:
         raise ValueError("a worker never raises its priority")
     if not hasattr(os, "nice"):
         return None
-    return os.nice(by)
+    niceness = os.nice(by)
+    _lowered_by += by
+    return niceness
+
+
+_lowered_by = 0
+
+
+def niceness_lowered() -> int:
+    """How much this process lowered its priority (`niceness_lower`): its loops that must be on
+    time then leave the work to workers that did not (greycircle.runtime.timers)."""
+    return _lowered_by

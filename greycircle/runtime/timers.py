@@ -10,12 +10,19 @@ runs them in one loop of its own, the clocks' loop (`greycircle.runtime.worker.t
 the worker imports no app. This module imports nothing of the project: any app may import it.
 
 `next_due()` says, cheaply (one indexed query), when the timer is next due: an aware datetime, or
-None when nothing is scheduled. The loop calls `run()` as soon as that moment has passed, and
-otherwise sleeps until it, but never longer than GAMES_TIMERS_POLL_SECONDS: a moment set earlier
-meanwhile (by another process) is seen within one poll. `run()` does everything due by then and
-must be harmless to call again, and with other workers' loops calling it at the same moment (each
-game's end is decided under its row lock). An error in a timer ends that round; the loop logs it
-and tries again with backoff, like the worker's other loops.
+None when nothing is scheduled. The loop calls `run(now=...)` as soon as that moment has passed,
+and otherwise sleeps until it, but never longer than GAMES_TIMERS_POLL_SECONDS: a moment set
+earlier meanwhile (by another process) is seen within one poll. `run` does everything due by `now`
+and must be harmless to call again, and with other workers' loops calling it at the same moment
+(each game's end is decided under its row lock). An error in a timer ends that round; the loop
+logs it and tries again with backoff, like the worker's other loops.
+
+A worker that lowered its CPU priority (the computers' workers: greycircle.runtime.priority) runs
+its timers GAMES_TIMERS_BACKUP_SECONDS behind the clock (`now` is that much earlier), so that the
+workers at full priority (the notifications' workers) take the work first and it is a backup for
+when none is running. Measured on a loaded machine (bench/README.md, "Flag precision"): with every
+worker's loop on time, the computers' worker at niceness +10 took games' row locks and was then
+descheduled for up to a second while holding them, and every flag was late behind it.
 
 Why not the periodic sweeps (greycircle.runtime.sweeps): they run every few seconds at best, and a
 flag must fall within a fraction of one.
@@ -32,17 +39,17 @@ from datetime import datetime
 class Timer:
     name: str
     next_due: Callable[[], datetime | None]
-    run: Callable[[], object]
+    run: Callable[..., object]
 
 
 _timers: dict[str, Timer] = {}
 
 
 def timer_register(
-    *, name: str, next_due: Callable[[], datetime | None], run: Callable[[], object]
+    *, name: str, next_due: Callable[[], datetime | None], run: Callable[..., object]
 ) -> None:
-    """Have every task worker call `run` whenever `next_due()` has passed; registering a name
-    again replaces it."""
+    """Have every task worker call `run(now=...)` whenever `next_due()` has passed; registering
+    a name again replaces it."""
     _timers[name] = Timer(name=name, next_due=next_due, run=run)
 
 
@@ -74,8 +81,9 @@ class TimerRound:
         ran: list[str] = []
         for timer in timers_registered():
             due = timer.next_due()
-            if due is not None and due <= self.now():
-                timer.run()
+            now = self.now()
+            if due is not None and due <= now:
+                timer.run(now=now)
                 ran.append(timer.name)
                 due = timer.next_due()
             if due is None:

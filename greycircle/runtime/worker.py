@@ -34,7 +34,9 @@ Supervision. A worker process runs four loops, each of which outlives any error:
   players gone from live games, greycircle.games.abandonment) as each comes due, sleeping until
   then but never longer than GAMES_TIMERS_POLL_SECONDS. Every worker runs it: several loops
   racing for the same flag are made safe by the game's row lock (the first ends the game, the
-  others find it ended), and a flag falls on time as long as any one worker is alive.
+  others find it ended), and a flag falls as long as any one worker is alive; on time if one of
+  them kept its full CPU priority (a worker that lowered it is the backup,
+  GAMES_TIMERS_BACKUP_SECONDS behind).
 
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to
@@ -82,6 +84,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from greycircle.runtime.priority import niceness_lowered
 from greycircle.runtime.sweeps import SweepSchedule, sweeps_round
 from greycircle.runtime.timers import TimerRound
 
@@ -513,10 +516,19 @@ def timers_poll() -> float:
     return float(settings.GAMES_TIMERS_POLL_SECONDS)
 
 
+def timers_behind() -> timedelta:
+    """How far behind the clock this process runs its timers: GAMES_TIMERS_BACKUP_SECONDS if it
+    lowered its priority, so that workers at full priority take them first (timers.py)."""
+    if not niceness_lowered():
+        return timedelta(0)
+    return timedelta(seconds=float(settings.GAMES_TIMERS_BACKUP_SECONDS))
+
+
 def timers_forever(stop: threading.Event) -> None:
     """Run the apps' registered timers (`greycircle.runtime.timers`) as each comes due, until
     `stop`; a round that fails is tried again with backoff."""
-    timers = TimerRound(now=timezone.now, poll=timers_poll)
+    behind = timers_behind()
+    timers = TimerRound(now=lambda: timezone.now() - behind, poll=timers_poll)
 
     def step() -> None:
         close_old_connections()

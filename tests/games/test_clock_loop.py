@@ -1,5 +1,6 @@
 """The clocks' loop of the task workers: a live game's flag falls on its own, with no request,
-in a real worker process; and two workers racing the same flags end each game exactly once.
+in a real worker process and in the embedded site's workers; and two workers racing the same
+flags end each game exactly once.
 
 The workers are `manage.py games_worker` child processes (tests/games/conftest.py); the flags
 are set a moment ahead in the database rather than waited for over a whole clock.
@@ -8,6 +9,7 @@ are set a moment ahead in the database rather than waited for over a whole clock
 from __future__ import annotations
 
 import re
+import threading
 from datetime import timedelta
 
 import pytest
@@ -18,6 +20,7 @@ from greycircle.games.clocks import TimeControl
 from greycircle.games.models import Game, GameStatus
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.models import Notification
+from greycircle.runtime.worker import background_worker_start
 from tests.factories import game_started
 from tests.games.conftest import wait_for
 
@@ -68,8 +71,11 @@ def over(game: Game):
     return lambda: Game.objects.filter(pk=game.pk, status=GameStatus.FINISHED).exists()
 
 
+FULL_PRIORITY = ["--queue-name", "notifications"]  # a worker of the computers' turns is niced
+
+
 def test_the_flag_falls_with_no_request_in_a_worker_process(alice, bob, worker_process):
-    worker = worker_process()
+    worker = worker_process(args=FULL_PRIORITY)
     game = flag_set(live_game(alice, bob), at=timezone.now() + timedelta(seconds=0.5))
     loser, due = game.to_move, game.flag_at
 
@@ -83,8 +89,38 @@ def test_the_flag_falls_with_no_request_in_a_worker_process(alice, bob, worker_p
     assert f"game {game.pk}: flag fell (timeout)" in worker.log()
 
 
+def test_a_worker_that_lowered_its_priority_is_the_backup_behind_the_clock(
+    alice, bob, worker_process
+):
+    """The computers' worker (niceness +10) alone still ends the game, but only once its flag is
+    GAMES_TIMERS_BACKUP_SECONDS past: a worker at full priority would have got there first."""
+    worker = worker_process(env={"GAMES_TIMERS_BACKUP_SECONDS": "1"})
+    game = flag_set(live_game(alice, bob), at=timezone.now() + timedelta(seconds=0.2))
+    due = game.flag_at
+
+    wait_for(over(game), timeout=WITHIN, message=worker.log)
+
+    assert fresh(game).finished_at >= due + timedelta(seconds=1)
+
+
+def test_the_embedded_sites_workers_end_games_on_time_too(alice, bob):
+    """`manage.py serve` without task workers of its own runs the same loops in threads."""
+    before = set(threading.enumerate())
+    stop = background_worker_start(interval=0.05)
+    started = set(threading.enumerate()) - before
+    try:
+        assert "worker-clocks" in {thread.name for thread in started}
+        game = flag_set(live_game(alice, bob), at=timezone.now() + timedelta(seconds=0.3))
+        wait_for(over(game), timeout=WITHIN)
+        assert fresh(game).outcome["reason"] == "timeout"
+    finally:
+        stop.set()
+    for thread in started:
+        thread.join(timeout=WITHIN)
+
+
 def test_two_workers_racing_the_same_flags_end_each_game_exactly_once(alice, bob, worker_process):
-    workers = [worker_process(), worker_process()]
+    workers = [worker_process(args=FULL_PRIORITY), worker_process(args=FULL_PRIORITY)]
     games = [live_game(alice, bob) for _ in range(6)]
     at = timezone.now() + timedelta(seconds=1)
     games = [

@@ -45,8 +45,8 @@ def test_a_timer_runs_once_due_and_the_loop_sleeps_until_the_next_but_at_most_a_
     due: list[datetime] = [START + timedelta(seconds=5)]
     ran = []
 
-    def run() -> None:
-        ran.append(clock.now)
+    def run(*, now) -> None:
+        ran.append(now)
         due.pop(0)
 
     timer_register(name="flags", next_due=lambda: due[0] if due else None, run=run)
@@ -70,7 +70,7 @@ def test_a_timer_still_due_after_its_run_is_looked_at_again_soon_then_at_each_po
     the loop."""
     clock = Clock()
     ran = []
-    timer_register(name="stuck", next_due=lambda: START, run=lambda: ran.append(1))
+    timer_register(name="stuck", next_due=lambda: START, run=lambda *, now: ran.append(now))
     round_ = TimerRound(now=clock, poll=lambda: POLL)
 
     waits = []
@@ -82,7 +82,7 @@ def test_a_timer_still_due_after_its_run_is_looked_at_again_soon_then_at_each_po
 
 
 def test_with_nothing_scheduled_the_loop_polls(only_these_timers):
-    timer_register(name="idle", next_due=lambda: None, run=lambda: pytest.fail("not due"))
+    timer_register(name="idle", next_due=lambda: None, run=lambda **_: pytest.fail("not due"))
     round_ = TimerRound(now=Clock(), poll=lambda: POLL)
     assert round_.step() == []
     assert round_.wait == POLL

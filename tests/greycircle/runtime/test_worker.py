@@ -16,6 +16,7 @@ from tests.greycircle.test_layers import ROOT, import_graph
 def test_the_worker_its_sweeps_and_its_timers_import_nothing_of_the_project():
     graph = import_graph(ROOT)
     assert graph["greycircle.runtime.worker"] == {
+        "greycircle.runtime.priority",
         "greycircle.runtime.sweeps",
         "greycircle.runtime.timers",
     }
