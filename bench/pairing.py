@@ -20,6 +20,10 @@ seek is sent to the later of the two players' `game_started` frames (both player
 process's). The game is paired in the second seek's request; its frames reach the first player
 through Redis from another server. The games made are live games nobody plays: their first-move
 limit aborts them (the task workers' clocks' loop), which is part of the load.
+
+Without `--rate` each pair seeks again as soon as it is paired (a closed loop: it measures the
+servers' capacity, and its latency grows with `--pairs` once they are saturated); with `--rate R`
+the pairs together start R pairings a second, evenly (each pair one every `pairs / R` seconds).
 """
 
 from __future__ import annotations
@@ -66,11 +70,17 @@ class Player:
 
 
 async def pair_rounds(
-    first: Player, second: Player, minutes: int, rounds: int, out: list[dict[str, float]]
+    first: Player,
+    second: Player,
+    minutes: int,
+    rounds: int,
+    out: list[dict[str, float]],
+    every: float = 0.0,
 ) -> None:
     pool = {"kind": "circles", "time_control": {"minutes": minutes, "increment": 0},
             "rated": False}  # fmt: skip
     for round_ in range(rounds + 1):
+        began = time.monotonic()
         waiting = await first.seek(pool)
         if waiting["status"] != "waiting":
             raise RuntimeError(f"the first seek was {waiting['status']}")
@@ -91,6 +101,8 @@ async def pair_rounds(
         arrivals = [at for at, _ in told]
         if round_:  # the first warms the connections up, unmeasured
             out.append({"both_started": max(arrivals) - sent, "answer": answered - sent})
+        # Paced (`--rate`): the next round `every` seconds after this one began.
+        await asyncio.sleep(max(0.0, began + every - time.monotonic()))
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
@@ -142,9 +154,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         loadavg_before = loadkit.loadavg()
         meter.start()
         start = time.monotonic()
+        every = args.pairs / args.rate if args.rate else 0.0
         await asyncio.gather(
             *(
-                pair_rounds(players[2 * p], players[2 * p + 1], 1 + p, args.rounds, samples)
+                pair_rounds(players[2 * p], players[2 * p + 1], 1 + p, args.rounds, samples, every)
                 for p in range(args.pairs)
             )
         )
@@ -154,6 +167,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             await player.http.close()
         return {
             "pairs": args.pairs,
+            "rate": args.rate,
             "rounds": args.rounds,
             "servers": args.servers,
             "task_workers": args.task_workers,
@@ -179,6 +193,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=20, help="pairs seeking at once (<= 60)")
     parser.add_argument("--rounds", type=int, default=15, help="pairings of each pair")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="pairings a second in all, paced (0: each pair seeks again as soon as it is paired)",
+    )
     parser.add_argument("--servers", type=int, default=2, help="single-process servers")
     parser.add_argument("--task-workers", type=int, default=2)
     parser.add_argument("--prefix", default="bench-pair")
