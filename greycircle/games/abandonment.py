@@ -15,8 +15,8 @@ Not in these games, where the clock decides alone:
   flag; taking a seat at once after half a minute of a dropped connection would be harsher than
   the clock, and the others wait at most that player's time, once.
 
-The others' pages learn it without reloading: the clocks' loop (`deadlines.abandonments_check`,
-every second in every worker) records in `Game.deadline_notice` that the claim was announced and
+The others' pages learn it without reloading: a sweep (`deadlines.abandonments_check`, every
+second in every worker) records in `Game.deadline_notice` that the claim was announced and
 bumps the game's version once when a player's gone-time passes (the envelope's `can_claim` turns
 true; `win_claimable` to the others), and once more should they come back. A live game has no
 time per move, so its `deadline_notice` is free for this.

@@ -33,14 +33,15 @@ class GamesConfig(AppConfig):
             ("move deadlines", sweeps.deadlines_check),
         ):
             sweep_register(name=name, run=run, every=sweeps.sweep_period)
+        # The others may claim the win against a player gone from a live game: a sweep, whose
+        # thread is not the clocks' loop's (a flag never waits behind it).
+        sweep_register(
+            name="abandoned live games",
+            run=deadlines.abandonments_check,
+            every=deadlines.abandonments_period,
+        )
         # Live games' clocks: each flag falls as it comes due, in every worker (flags.py).
         timer_register(name="clock flags", next_due=flags.flag_next_at, run=flags.flags_fall)
-        # ...and the others may claim the win against a player gone from a live game.
-        timer_register(
-            name="abandoned live games",
-            next_due=deadlines.abandonments_next_check,
-            run=deadlines.abandonments_check,
-        )
         user_blocked.connect(_part_across_block, dispatch_uid="games.seats_part_across_block")
 
 

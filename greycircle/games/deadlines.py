@@ -23,8 +23,8 @@ running the check at once, or one running it again, never remind or take over tw
 
 A live game has clocks instead (greycircle.games.clocks, greycircle.games.flags), and its win is
 claimed against a player who abandoned it (greycircle.games.abandonment): `abandonments_check`,
-run every second by every worker's clocks' loop, announces it once when a player's gone-time
-passes (and once more should they come back), by the same `deadline_notice`.
+a sweep every worker runs each second, announces it once when a player's gone-time passes (and
+once more should they come back), by the same `deadline_notice`.
 """
 
 from __future__ import annotations
@@ -167,7 +167,6 @@ def abandonments_check(*, now: datetime | None = None) -> dict[int, bool]:
     greycircle.games.abandonment), each once: one query and one presence read for all the live
     games, then a transaction, the game locked and checked again, for each that changed.
     {game id: whether its win can be claimed now} for those announced."""
-    global _abandonments_checked_at
     now = now or timezone.now()
     games = [
         game
@@ -191,21 +190,13 @@ def abandonments_check(*, now: datetime | None = None) -> dict[int, bool]:
             raise  # the loop logs it and tries again
         except Exception:  # one broken game must not hold up every other game's claim
             logger.exception("could not announce the abandonment of game %s", game.pk)
-    _abandonments_checked_at = now
     return announced
 
 
-# Every worker looks for abandoned live games this often (its clocks' loop, registered from
-# GamesConfig.ready()): a gone-time of half a minute needs no finer precision.
-ABANDONMENTS_EVERY = timedelta(seconds=1)
-_abandonments_checked_at: datetime | None = None
-
-
-def abandonments_next_check() -> datetime:
-    """When this process's clocks' loop next runs `abandonments_check`."""
-    if _abandonments_checked_at is None:
-        return timezone.now()
-    return _abandonments_checked_at + ABANDONMENTS_EVERY
+def abandonments_period() -> timedelta:
+    """How often every worker looks for abandoned live games (a sweep, registered from
+    GamesConfig.ready()): a gone-time of half a minute needs no finer precision."""
+    return timedelta(seconds=1)
 
 
 def time_left_words(left: timedelta) -> str:

@@ -27,16 +27,15 @@ Supervision. A worker process runs four loops, each of which outlives any error:
   policy's `heartbeat_beat` and `dead_workers_reap`: greycircle.games.heartbeats);
 - the sweep loop (`sweeps_forever`) runs the periodic sweeps the apps registered from their
   `ready()` (greycircle.runtime.sweeps: the games' last resort for stalled computer turns,
-  expired invitations and the time per move, greycircle.games.sweeps; the removal of idle
-  guests);
+  expired invitations and the time per move, greycircle.games.sweeps; the players gone from
+  live games, greycircle.games.abandonment; the removal of idle guests);
 - the clocks' loop (`timers_forever`) runs the timers the apps registered
-  (greycircle.runtime.timers: the flags of live games' clocks, greycircle.games.flags, and the
-  players gone from live games, greycircle.games.abandonment) as each comes due, sleeping until
-  then but never longer than GAMES_TIMERS_POLL_SECONDS. Every worker runs it: several loops
-  racing for the same flag are made safe by the game's row lock (the first ends the game, the
-  others find it ended), and a flag falls as long as any one worker is alive; on time if one of
-  them kept its full CPU priority (a worker that lowered it is the backup,
-  GAMES_TIMERS_BACKUP_SECONDS behind).
+  (greycircle.runtime.timers: the flags of live games' clocks, greycircle.games.flags) as each
+  comes due, sleeping until then but never longer than GAMES_TIMERS_POLL_SECONDS. Every worker
+  runs it: several loops racing for the same flag are made safe by the game's row lock (the
+  first ends the game, the others find it ended), and a flag falls as long as any one worker is
+  alive; on time if one of them kept its full CPU priority (a worker that lowered it is the
+  backup, GAMES_TIMERS_BACKUP_SECONDS behind).
 
 When the database (or anything else) fails, a loop logs one line, drops its connections and
 tries again after a pause that starts at GAMES_WORKER_RETRY_SECONDS and doubles up to

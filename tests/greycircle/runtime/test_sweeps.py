@@ -30,9 +30,11 @@ def test_the_apps_register_their_sweeps_from_ready():
         "stalled computer turns",
         "expired invitations",
         "move deadlines",
+        "abandoned live games",
         "daily digests",
         "notification receipts",
         "idle guests",
+        "lobby pairing",
     ]
 
 
