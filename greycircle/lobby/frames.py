@@ -1,7 +1,8 @@
 """The frames of `ws/lobby/`, as components of `/api/schema/` (`LobbySocketFrame`), like the
-games' (greycircle.games.frames): `pools` on connect and whenever a seek is made, matched,
-cancelled or expires, and the `pong` and `error` frames every stream shares. Published when the
-app is ready (`LobbyConfig.ready`)."""
+games' (greycircle.games.frames): `pools` on connect, whenever a seek is made, matched,
+cancelled or expires, and within a second of a game a pool paired ending (the lobby's sweep);
+and the `pong` and `error` frames every stream shares. Published when the app is ready
+(`LobbyConfig.ready`)."""
 
 from __future__ import annotations
 

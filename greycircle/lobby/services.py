@@ -242,7 +242,8 @@ def seeks_absent_expire(*, now: datetime | None = None) -> int:
 def lobby_sweep(*, now: datetime | None = None) -> list[Game]:
     """The lobby's periodic work (each `LOBBY_SWEEP_SECONDS` in every task worker): let go of
     absent seekers' live seeks, pair every pool with at least two seekers as their windows now
-    allow, and delete seeks ended more than `ENDED_KEPT` ago. The games made."""
+    allow, delete seeks ended more than `ENDED_KEPT` ago, and send the lobby the pools' counts
+    if they changed otherwise (games ended). The games made."""
     now = now or timezone.now()
     seeks_absent_expire(now=now)
     pools = (
@@ -254,6 +255,8 @@ def lobby_sweep(*, now: datetime | None = None) -> list[Game]:
     )
     games = [game for pool in list(pools) for game in seeks_pair(pool=pool, now=now)]
     Seek.objects.filter(~Q(status=SeekStatus.WAITING), ended_at__lt=now - ENDED_KEPT).delete()
+    # A game a pool paired ended: its players no longer count as playing there.
+    events.pools_resend_if_changed()
     return games
 
 

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from greycircle.asgi import application
+from greycircle.games.services import game_resign
 from greycircle.lobby.models import Seek, SeekStatus
 from tests.api.socket_frames import FramesChecked, frames_validator
 from tests.factories import UserFactory
@@ -130,3 +131,20 @@ def _sweep_after_grace() -> None:
     from greycircle.lobby.services import lobby_sweep
 
     lobby_sweep(now=timezone.now() + timedelta(seconds=60))
+
+
+async def test_a_game_ending_takes_its_players_off_the_pools_playing_count_at_the_next_sweep():
+    _, alice, _ = await player()
+    bob_user, bob, _ = await player()
+    await post(alice, LIVE)
+    matched = (await post(bob, LIVE)).json()
+    watcher = LobbySocket(application, "/ws/lobby/", headers=(await player())[2])
+    assert (await watcher.connect())[0]
+    [pool] = (await watcher.receive_json_from())["pools"]
+    assert (pool["waiting"], pool["playing"]) == (0, 2)
+    await sync_to_async(_sweep_after_grace)()  # nothing changed: nothing sent
+    resign = sync_to_async(game_resign)
+    await resign(game_id=matched["game"], user=bob_user)
+    await sync_to_async(_sweep_after_grace)()
+    assert (await watcher.receive_json_from())["pools"] == []
+    await watcher.disconnect()
