@@ -35,6 +35,7 @@ SHARED_MODULES = {
     "greycircle/game-client": "frontend/js/game-client.js",
     "greycircle/clock": "frontend/js/clock.js",
     "greycircle/game-page": "frontend/js/game-page.js",
+    "greycircle/game-offers": "frontend/js/game-offers.js",
     "greycircle/replay": "frontend/js/replay.js",
     "greycircle/notifications": "frontend/js/notifications.js",
     "greycircle/rules-diagrams": "frontend/js/rules-diagrams.js",

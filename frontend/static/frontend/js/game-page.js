@@ -14,6 +14,7 @@
 
 import { Clocks } from "greycircle/clock";
 import { ApiError, GameClient } from "greycircle/game-client";
+import { RematchOffer, Takebacks } from "greycircle/game-offers";
 import { setTitleStatus } from "greycircle/notifications";
 
 /** @typedef {import("types/page").Schemas} Schemas */
@@ -326,74 +327,6 @@ function renderActions(envelope) {
 }
 
 /**
- * A casual game's takebacks: the button to ask for one, and a request waiting for an answer
- * (said in the notice kept for it, a live region). Whether there is a move of the viewer's to
- * take back, the server knows, and says so if not.
- * @param {Envelope} envelope
- */
-function renderTakeback(envelope) {
-  const seated = envelope.you !== null && envelope.status === "active";
-  const offer = seated ? envelope.takeback : null;
-  const mine = offer !== null && offer.seat === envelope.you;
-  $("#takeback").hidden = !(seated && envelope.takebacks && envelope.move_count > 0 && offer === null);
-  $("#takeback-accept").hidden = !(offer && !mine);
-  $("#takeback-decline").hidden = !offer;
-  text($("#takeback-decline"), mine ? "Withdraw takeback" : "Decline takeback");
-  let line = "";
-  if (offer) {
-    const what = offer.moves === 1 ? "the last move" : `the last ${offer.moves} moves`;
-    line = mine
-      ? `You asked to take back ${what}: waiting for an answer.`
-      : `${playerName(envelope, offer.seat)} asks to take back ${what}.`;
-  }
-  const notice = $("#takeback-offer");
-  text(notice, line);
-  notice.classList.toggle("visually-hidden", !line);
-}
-
-// The rematch this game's players were asked to, once checked (its id): each is fetched once.
-/** @type {number | null} */
-let rematchChecked = null;
-// The viewer's invitation to that rematch while it waits for their answer, given right here.
-/** @type {GameInvitation | null} */
-let rematchInvitation = null;
-
-/** The notice about the rematch offer, and its answer buttons while it waits for the viewer.
- * @param {string} line
- */
-function showRematchOffer(line) {
-  const offer = $("#rematch-offer");
-  offer.textContent = line;
-  offer.classList.toggle("visually-hidden", !line);
-  $("#rematch-accept").hidden = rematchInvitation === null;
-  $("#rematch-decline").hidden = rematchInvitation === null;
-}
-
-/** When another player asked for a rematch and it waits for the viewer's answer, say so in the
- *  notice kept for it (a live region, so screen readers announce it), not only by the button's
- *  new label, and offer to accept or decline it here. The envelope names the rematch; who asked
- *  and whom it waits for are its own.
- * @param {Envelope} envelope
- * @param {GameClient} client
- */
-async function renderRematchOffer(envelope, client) {
-  const id = envelope.rematch_id;
-  if (!id || envelope.you === null || id === rematchChecked) return;
-  rematchChecked = id;
-  /** @type {Envelope} */
-  let rematch;
-  try {
-    rematch = await client.request("GET", `/api/v1/games/${id}/`);
-  } catch {
-    return; // the button still leads to it
-  }
-  const invitation = rematch.status === "open" ? myInvitation(rematch) : undefined;
-  if (!invitation) return;
-  rematchInvitation = invitation;
-  showRematchOffer(`${rematch.created_by ?? "Another player"} asks for a rematch.`);
-}
-
-/**
  * @param {MoveLogEntry[]} moves
  * @param {Envelope} envelope
  * @param {Renderer} renderer
@@ -496,8 +429,8 @@ async function main() {
     renderSeats(envelope, renderer);
     clocks.render(envelope, previous);
     renderActions(envelope);
-    renderRematchOffer(envelope, client);
-    renderTakeback(envelope);
+    rematchOffer.render(envelope);
+    takebacks.render(envelope);
     renderDeadline(envelope);
     renderRating(envelope);
     text($("#status"), statusLine(envelope, renderer));
@@ -533,6 +466,9 @@ async function main() {
       }
     },
   });
+  const offerContext = { client, notify, playerName };
+  const takebacks = new Takebacks(offerContext);
+  const rematchOffer = new RematchOffer(offerContext);
   render(initial, null);
   client.loadMoves();
   client.connect();
@@ -593,19 +529,6 @@ async function main() {
     if (!window.confirm("Decline this invitation?")) return;
     await answer("decline");
   });
-  /** @param {Schemas["TakebackActionEnum"]} action */
-  async function takeback(action) {
-    /** @type {Schemas["TakebackRequestRequest"]} */
-    const body = { action };
-    try {
-      client.accept(await client.request("POST", `/api/v1/games/${client.id}/takeback/`, body));
-    } catch (error) {
-      notify(messageOf(error), "error");
-    }
-  }
-  $("#takeback").addEventListener("click", () => takeback("offer"));
-  $("#takeback-accept").addEventListener("click", () => takeback("accept"));
-  $("#takeback-decline").addEventListener("click", () => takeback("decline"));
   $("#withdraw").addEventListener("click", async () => {
     if (!window.confirm("Withdraw this game? Nobody wins or loses it.")) return;
     try {
@@ -624,24 +547,6 @@ async function main() {
       notify(messageOf(error), "error");
     }
   });
-  /** @param {"accept" | "decline"} what */
-  async function answerRematch(what) {
-    if (!rematchInvitation) return;
-    try {
-      await client.request("POST", `/api/v1/invitations/${rematchInvitation.id}/${what}/`);
-    } catch (error) {
-      notify(messageOf(error), "error");
-      return;
-    }
-    if (what === "accept") {
-      window.location.assign(`/games/${client.envelope.rematch_id}/`);
-      return;
-    }
-    rematchInvitation = null;
-    showRematchOffer("You declined the rematch.");
-  }
-  $("#rematch-accept").addEventListener("click", () => answerRematch("accept"));
-  $("#rematch-decline").addEventListener("click", () => answerRematch("decline"));
   $("#copy-record").addEventListener("click", async () => {
     const recordText = field("#record-text");
     try {
