@@ -37,7 +37,7 @@ from greycircle import presence
 from greycircle.games import registry
 from greycircle.games.clocks import TimeControl
 from greycircle.games.errors import GameInvalid, GameNotFound
-from greycircle.games.models import DaysPerMove, Game
+from greycircle.games.models import DaysPerMove, Game, GameStatus
 from greycircle.games.services import game_pair
 from greycircle.lobby import events
 from greycircle.lobby.models import Seek, SeekStatus, pool_key
@@ -54,7 +54,8 @@ logger = logging.getLogger(__name__)
 SEEKS_MAX = 5
 # A custom seek's range of opponents' ratings.
 RATING_RANGE_MIN, RATING_RANGE_MAX = 0, 4000
-# Ended seeks are kept this long, for the seeker's app to read what became of them.
+# Ended seeks are kept this long, for the seeker's app to read what became of them (and a
+# matched one as long as its game is in play).
 ENDED_KEPT = timedelta(days=1)
 
 
@@ -254,7 +255,10 @@ def lobby_sweep(*, now: datetime | None = None) -> list[Game]:
         .values_list("pool", flat=True)
     )
     games = [game for pool in list(pools) for game in seeks_pair(pool=pool, now=now)]
-    Seek.objects.filter(~Q(status=SeekStatus.WAITING), ended_at__lt=now - ENDED_KEPT).delete()
+    # (A seek whose game is still in play is kept: its players count as playing in its pool.)
+    Seek.objects.filter(~Q(status=SeekStatus.WAITING), ended_at__lt=now - ENDED_KEPT).exclude(
+        game__status=GameStatus.ACTIVE
+    ).delete()
     # A game a pool paired ended: its players no longer count as playing there.
     events.pools_resend_if_changed()
     return games

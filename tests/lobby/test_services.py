@@ -232,13 +232,19 @@ def test_a_live_seek_expires_when_its_seeker_has_no_socket_past_the_grace(seeker
 
 
 @pytest.mark.django_db
-def test_a_seek_ended_a_day_ago_is_deleted_by_the_sweep(seeker):
+def test_a_seek_ended_a_day_ago_is_deleted_by_the_sweep_unless_its_game_is_in_play(seeker):
     mine = seek(seeker())
     services.seek_cancel(seek_id=mine.pk, user=mine.user, now=T0)
+    by_days = dict(time_control=None, days_per_move=7)
+    seek(seeker(), **by_days)
+    playing = seek(seeker(), **by_days)
     services.lobby_sweep(now=T0 + timedelta(hours=23))
     assert Seek.objects.filter(pk=mine.pk).exists()
     services.lobby_sweep(now=T0 + timedelta(days=1, seconds=1))
     assert not Seek.objects.filter(pk=mine.pk).exists()
+    assert Seek.objects.filter(game_id=playing.game_id).count() == 2
+    counts = {pool["pool"]: pool["playing"] for pool in pools_counts()}
+    assert counts == {"circles:7d:2:rated": 2}
 
 
 @pytest.mark.django_db
