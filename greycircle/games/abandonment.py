@@ -64,14 +64,22 @@ def seats_abandoned(
     (read now if not given)."""
     if gone_since is None:
         gone_since = presence.users_gone_since(users_of([game]), now=now.timestamp())
-    before = now.timestamp() - abandon_after_seconds()
     return [
         seat.index
         for seat in game.seats.all()
         if seat.is_person
-        and game.clock_moved[seat.index]
-        and gone_since.get(seat.user_id, before + 1) <= before
+        and seat_abandoned(
+            moved=game.clock_moved[seat.index], gone_since=gone_since.get(seat.user_id), now=now
+        )
     ]
+
+
+def seat_abandoned(*, moved: bool, gone_since: float | None, now: datetime) -> bool:
+    """Whether a person's seat is abandoned at `now`: past its first turn (`moved`), its user
+    gone since `gone_since` (None: there) for GAMES_CLOCK_ABANDON_SECONDS."""
+    return (
+        moved and gone_since is not None and gone_since <= now.timestamp() - abandon_after_seconds()
+    )
 
 
 def claim_opens_at(game: Game, *, claimant: int, gone_since: Mapping[int, float]) -> float | None:
