@@ -190,7 +190,10 @@ class SocketPlayer(http_moves.Player):
             except TimeoutError:
                 polled = await self.get_game()
                 moved = "moved on" if polled["version"] > envelope["version"] else "not moved"
-                self.rec.failures[f"no frame of {waited} within 5 s (game {moved})"] += 1
+                self.rec.failures[
+                    f"no frame of {waited} within 5 s (game {moved}): game {self.game} "
+                    f"after version {envelope['version']}"
+                ] += 1
                 return polled
             if newer["version"] > envelope["version"]:
                 self.envelope = newer
@@ -297,7 +300,7 @@ async def run_ours(
 def rounds(args: argparse.Namespace, players: int) -> int:
     """Games made for each pair before the run: enough that none is short of a game (a rematch
     is slower, and costs ours more requests than the peer's `playAgain`)."""
-    return args.games_per_pair or max(3, 150 // players)
+    return args.games_per_pair or max(6, 300 // players)
 
 
 def summary(
@@ -390,7 +393,7 @@ def main() -> None:
         "--games-per-pair",
         type=int,
         default=0,
-        help="made before a run (default: 150/players, at least 3)",
+        help="made before a run (default: 300/players, at least 6)",
     )
     parser.add_argument("--prefix", default="bench-sock")
     parser.add_argument(
