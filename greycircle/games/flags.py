@@ -102,8 +102,8 @@ def flag_next_at() -> datetime | None:
 
 
 def flags_fall(*, now: datetime | None = None) -> dict[int, str]:
-    """End the time of every live game whose flag is due, each in its own transaction, the
-    game locked and its flag checked again; {game id: what was done} for those this call
+    """End the time of every live game whose flag is due by `now`, each in its own transaction,
+    the game locked and its flag checked again; {game id: what was done} for those this call
     ended (another worker, or a move, may have got to the others first)."""
     now = now or timezone.now()
     due = list(
@@ -122,7 +122,8 @@ def flags_fall(*, now: datetime | None = None) -> dict[int, str]:
                 except GameNotFound:
                     continue
                 if flag_is_due(game, now=now):
-                    fallen[game_id] = flag_fall(game, now=now)
+                    # A loop behind the clock (timers.py) still records the real time.
+                    fallen[game_id] = flag_fall(game, now=max(now, timezone.now()))
                     logger.info("game %s: flag fell (%s)", game_id, fallen[game_id])
         except DatabaseError:
             raise  # the loop logs it and tries again

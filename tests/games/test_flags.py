@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connections
+from django.utils import timezone
 
 from greycircle.games import flags, registry, selectors, services
 from greycircle.games.clocks import TimeControl
@@ -189,3 +190,21 @@ def test_a_move_after_the_loop_ended_the_game_on_time_gets_time_up(blitz_past_fi
         )
     assert refused.value.code == "time_up"
     assert fresh(game).move_count == 2
+
+
+@pytest.mark.django_db
+def test_a_loop_behind_the_clock_still_records_the_real_time(alice, bob, tictactoe):
+    """A worker that lowered its priority runs its loop behind the clock (greycircle.runtime
+    .timers): what it decides is due is by that clock, what it records is not."""
+    game = game_started(
+        creator=alice,
+        kind="tictactoe",
+        opponents=[SeatSpec(user=bob)],
+        time_control=TimeControl(1, 0),
+    )
+    Game.objects.filter(pk=game.pk).update(flag_at=timezone.now() - timedelta(seconds=2))
+    before = timezone.now()
+
+    assert flags.flags_fall(now=before - timedelta(seconds=1)) == {game.pk: flags.FLAG_ABORTED}
+
+    assert fresh(game).finished_at >= before
