@@ -193,31 +193,42 @@ def seeks_pair(*, pool: str, now: datetime | None = None) -> list[Game]:
             )
             games = []
             for group in groups:
-                # Told first once committed, before the game's own frames are made.
-                made: list[Game] = []
-                transaction.on_commit(
-                    lambda made=made, group=group: events.game_started(game=made[0], seeks=group)
-                )
-                game = game_pair(
-                    players=[seek.user for seek in group],
-                    kind=first.kind,
-                    time_control=first.time_control,
-                    days_per_move=first.days_per_move or DaysPerMove.THREE,
-                    rated=first.rated,
-                )
-                matched = Seek.objects.filter(
-                    pk__in=[seek.pk for seek in group], status=SeekStatus.WAITING
-                ).update(status=SeekStatus.MATCHED, game=game, ended_at=now)
-                if matched != len(group):
-                    raise _Raced
-                made.append(game)
-                games.append(game)
+                try:
+                    games.append(_group_pair(group, now=now))
+                except GameInvalid as refusal:
+                    # Its seekers changed since the pool was read (a block made, an account
+                    # closed): the group is left, the pool's other groups still paired.
+                    logger.info("a group of %s could not be seated: %s", pool, refusal.detail)
             if games:
                 transaction.on_commit(events.pools_changed)
             return games
     except _Raced:
         logger.info("the pairing of %s raced another one: left to the next", pool)
         return []
+
+
+def _group_pair(group: list[Seek], *, now: datetime) -> Game:
+    """The game of `group` (one pool's seeks), its seeks matched, in a savepoint of the pool's
+    transaction; `_Raced` if a seek was no longer waiting."""
+    first = group[0]
+    with transaction.atomic():
+        # Told first once committed, before the game's own frames are made.
+        made: list[Game] = []
+        transaction.on_commit(lambda: events.game_started(game=made[0], seeks=group))
+        game = game_pair(
+            players=[seek.user for seek in group],
+            kind=first.kind,
+            time_control=first.time_control,
+            days_per_move=first.days_per_move or DaysPerMove.THREE,
+            rated=first.rated,
+        )
+        matched = Seek.objects.filter(
+            pk__in=[seek.pk for seek in group], status=SeekStatus.WAITING
+        ).update(status=SeekStatus.MATCHED, game=game, ended_at=now)
+        if matched != len(group):
+            raise _Raced
+        made.append(game)
+    return game
 
 
 def seeks_left(*, user_id: int, now: datetime | None = None) -> int:

@@ -261,9 +261,9 @@ def test_the_counts_say_who_waits_and_who_plays_per_pool(seeker):
 def test_a_pairing_that_raced_another_one_makes_no_game(seeker, monkeypatch):
     """The seeks a pairing read were matched by another one before it marked them (what SQLite,
     which locks no row, lets happen): it is rolled back, and no seek makes two games."""
-    alice, bob = seeker(), seeker()
+    alice, bob = seeker(1500), seeker(2500)
     seek(alice)
-    seek(bob, rating_range=(0, 10))
+    assert seek(bob).status == SeekStatus.WAITING  # too far apart until a minute has passed
     real_game_pair = services.game_pair
 
     def raced(**arguments):
@@ -276,6 +276,24 @@ def test_a_pairing_that_raced_another_one_makes_no_game(seeker, monkeypatch):
     assert services.seeks_pair(pool=POOL, now=T0 + timedelta(hours=1)) == []
     assert Game.objects.count() == games_before
     assert Seek.objects.get(user=bob).status == SeekStatus.WAITING
+
+
+@pytest.mark.django_db
+def test_a_group_that_cannot_be_seated_is_left_and_the_pools_others_are_paired(seeker, monkeypatch):
+    """A block made between the pool's read and its game (what the read's selector misses
+    here): game_pair refuses that group; the other group of the pool still gets its game."""
+    alice, bob, carol, dave = seeker(1500), seeker(1500), seeker(2500), seeker(2500)
+    for player in (alice, bob, carol, dave):
+        seek(player, rating_range=(0, 10))  # nobody fits yet
+    Seek.objects.update(rating_min=None, rating_max=None)
+    Block.objects.create(blocker=alice, blocked=bob)
+    monkeypatch.setattr(services, "block_pairs_among", lambda **_: set())
+    [game] = services.seeks_pair(pool=POOL, now=T0)
+    assert {seat.user_id for seat in game.seats.all()} == {carol.pk, dave.pk}
+    assert set(Seek.objects.filter(status=SeekStatus.WAITING).values_list("user", flat=True)) == {
+        alice.pk,
+        bob.pk,
+    }
 
 
 needs_postgres = pytest.mark.skipif(
