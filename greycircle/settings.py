@@ -449,7 +449,7 @@ GAMES_CLOCK_FIRST_MOVE_SECONDS = float(os.environ.get("GAMES_CLOCK_FIRST_MOVE_SE
 GAMES_TIMERS_POLL_SECONDS = float(os.environ.get("GAMES_TIMERS_POLL_SECONDS", "0.2"))
 # ...and a worker that lowered its CPU priority (the computers') runs that loop this far behind
 # the clock (seconds), as the backup of the workers at full priority (the notifications').
-GAMES_TIMERS_BACKUP_SECONDS = float(os.environ.get("GAMES_TIMERS_BACKUP_SECONDS", "0.5"))
+GAMES_TIMERS_BACKUP_SECONDS = float(os.environ.get("GAMES_TIMERS_BACKUP_SECONDS", "0.15"))
 # A person in a live game whose sockets have all been gone this long (seconds) lets the others
 # claim the win (greycircle.games.abandonment).
 GAMES_CLOCK_ABANDON_SECONDS = float(os.environ.get("GAMES_CLOCK_ABANDON_SECONDS", "30"))
