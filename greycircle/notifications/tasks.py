@@ -17,7 +17,8 @@ from django.utils import timezone
 from django_tasks import task
 
 from greycircle.notifications import delivery
-from greycircle.runtime.worker import backoff_delay, workers_wake
+from greycircle.runtime.supervision import backoff_delay
+from greycircle.runtime.worker import workers_wake
 
 logger = logging.getLogger(__name__)
 

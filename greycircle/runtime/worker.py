@@ -19,7 +19,8 @@ The embedded form exists because live updates travel through the channel layer: 
 that layer lives in one process's memory, so the computer's moves must be played in the process
 that holds the players' sockets.
 
-Supervision. A worker process runs four loops, each of which outlives any error:
+Supervision. A worker process runs four loops, each of which outlives any error
+(greycircle.runtime.supervision):
 
 - the task loop (`TaskWorker.run`) claims and runs queued tasks;
 - the heartbeat loop (`heartbeat_forever`) records every GAMES_WORKER_HEARTBEAT_SECONDS that this
@@ -74,7 +75,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import Error, close_old_connections, connections, router, transaction
+from django.db import close_old_connections, connections, router, transaction
 from django.db.utils import OperationalError
 from django.utils import timezone
 from django.utils.crypto import get_random_string
@@ -84,6 +85,12 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from greycircle.runtime.priority import niceness_lowered
+from greycircle.runtime.supervision import (
+    Backoff,
+    connections_drop,
+    failure_log,
+    supervised_forever,
+)
 from greycircle.runtime.sweeps import SweepSchedule, sweeps_round
 from greycircle.runtime.timers import TimerRound
 
@@ -155,95 +162,6 @@ def worker_policy() -> WorkerPolicy:
     return _policy
 
 
-# --- retrying --------------------------------------------------------------------------------
-
-
-def backoff_delay(*, failures: int) -> float:
-    """The pause after `failures` failures in a row (`Backoff`), for tasks that retry themselves."""
-    first = float(settings.GAMES_WORKER_RETRY_SECONDS)
-    most = float(settings.GAMES_WORKER_RETRY_MAX_SECONDS)
-    return min(most, first * 2 ** min(failures, 30))
-
-
-class Backoff:
-    """Pauses between attempts: GAMES_WORKER_RETRY_SECONDS, doubling up to
-    GAMES_WORKER_RETRY_MAX_SECONDS, and back to the start after a success."""
-
-    def __init__(self) -> None:
-        self.failures = 0
-
-    def next_delay(self) -> float:
-        delay = backoff_delay(failures=self.failures)
-        self.failures += 1
-        return delay
-
-    def succeeded(self) -> bool:
-        """Reset; True if this ends a run of failures."""
-        failed, self.failures = self.failures, 0
-        return failed > 0
-
-
-try:  # the listener's own connection raises psycopg's errors, not Django's
-    from psycopg import Error as PsycopgError
-
-    DATABASE_ERRORS: tuple[type[BaseException], ...] = (Error, PsycopgError)
-except ImportError:  # pragma: no cover - SQLite-only installs
-    DATABASE_ERRORS = (Error,)
-
-
-def _failure_log(what: str, error: BaseException, *, delay: float, failures: int) -> None:
-    """One line per failure; a traceback only for an unexpected error's first occurrence."""
-    summary = (str(error).strip().splitlines() or [""])[0]
-    if isinstance(error, DATABASE_ERRORS):
-        logger.warning(
-            "%s: database error (%s: %s); retrying in %.1f s",
-            what,
-            type(error).__name__,
-            summary,
-            delay,
-        )
-    else:
-        logger.error(
-            "%s: %s: %s; retrying in %.1f s",
-            what,
-            type(error).__name__,
-            summary,
-            delay,
-            exc_info=failures == 1,
-        )
-
-
-def _connections_drop() -> None:
-    """Close this thread's database connections, so that the next query opens a fresh one."""
-    for connection in connections.all(initialized_only=True):
-        try:
-            connection.close()
-        except Exception:  # a broken connection may fail even to close; it is dropped anyway
-            connection.connection = None
-
-
-def _supervised_forever(
-    what: str, step: Callable[[], None], *, interval: Callable[[], float], stop: threading.Event
-) -> None:
-    """Call `step` every `interval()` seconds until `stop`, retrying with backoff on errors."""
-    backoff = Backoff()
-    try:
-        while not stop.is_set():
-            try:
-                step()
-            except Exception as error:
-                delay = backoff.next_delay()
-                _failure_log(what, error, delay=delay, failures=backoff.failures)
-                _connections_drop()
-                stop.wait(delay)
-                continue
-            if backoff.succeeded():
-                logger.warning("%s: working again", what)
-            stop.wait(interval())
-    finally:
-        connections.close_all()
-
-
 # --- the task loop ---------------------------------------------------------------------------
 
 
@@ -310,10 +228,10 @@ class TaskWorker(Worker):
                 if self.batch:
                     raise
                 delay = backoff.next_delay()
-                _failure_log(
+                failure_log(
                     f"task worker {self.worker_id}", error, delay=delay, failures=backoff.failures
                 )
-                _connections_drop()
+                connections_drop()
                 self.pause(delay)
                 continue
 
@@ -471,7 +389,7 @@ class TaskListener:
                     break
                 delay = backoff.next_delay()
                 if backoff.failures == 1:  # one line per outage
-                    _failure_log(what, error, delay=delay, failures=backoff.failures)
+                    failure_log(what, error, delay=delay, failures=backoff.failures)
                 self.stop.wait(delay)
 
 
@@ -492,7 +410,7 @@ def heartbeat_forever(
         if _policy.dead_workers_reap(dead_after=dead_after()) and wake is not None:
             wake.set()
 
-    _supervised_forever(
+    supervised_forever(
         f"heartbeat of worker {worker_id}", step, interval=heartbeat_interval, stop=stop
     )
 
@@ -508,7 +426,7 @@ def sweeps_forever(stop: threading.Event) -> None:
         close_old_connections()
 
     stop.wait(schedule.wait())
-    _supervised_forever("periodic sweeps", step, interval=schedule.wait, stop=stop)
+    supervised_forever("periodic sweeps", step, interval=schedule.wait, stop=stop)
 
 
 def timers_poll() -> float:
@@ -533,7 +451,7 @@ def timers_forever(stop: threading.Event) -> None:
         close_old_connections()
         timers.step()
 
-    _supervised_forever("clocks", step, interval=lambda: timers.wait, stop=stop)
+    supervised_forever("clocks", step, interval=lambda: timers.wait, stop=stop)
 
 
 def supervision_start(*, worker: TaskWorker, stop: threading.Event) -> None:
@@ -562,11 +480,11 @@ def tasks_run_forever(worker: Worker) -> None:
             worker.run()
         except Exception as error:
             delay = backoff.next_delay()
-            _failure_log("task worker", error, delay=delay, failures=backoff.failures)
+            failure_log("task worker", error, delay=delay, failures=backoff.failures)
         else:
             backoff.succeeded()
             delay = 1.0
-        _connections_drop()
+        connections_drop()
         if worker.running:
             time.sleep(delay)
     connections.close_all()

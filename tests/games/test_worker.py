@@ -28,7 +28,8 @@ from greycircle.games.models import Game, Move, WorkerHeartbeat
 from greycircle.games.services import SeatSpec
 from greycircle.runtime import worker as worker_module
 from greycircle.runtime.priority import niceness_default
-from greycircle.runtime.worker import Backoff, TaskWorker, background_worker_start
+from greycircle.runtime.supervision import Backoff
+from greycircle.runtime.worker import TaskWorker, background_worker_start
 from tests.factories import game_started
 from tests.games.conftest import (
     WorkerProcess,

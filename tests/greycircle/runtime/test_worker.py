@@ -17,9 +17,11 @@ def test_the_worker_its_sweeps_and_its_timers_import_nothing_of_the_project():
     graph = import_graph(ROOT)
     assert graph["greycircle.runtime.worker"] == {
         "greycircle.runtime.priority",
+        "greycircle.runtime.supervision",
         "greycircle.runtime.sweeps",
         "greycircle.runtime.timers",
     }
+    assert graph["greycircle.runtime.supervision"] == set()
     assert graph["greycircle.runtime.sweeps"] == set()
     assert graph["greycircle.runtime.timers"] == set()
 
