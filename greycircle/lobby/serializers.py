@@ -9,12 +9,8 @@ from rest_framework import serializers
 
 from greycircle.api.errors import ApiError
 from greycircle.games.models import GameSpeed
-from greycircle.games.serializers import (
-    DaysPerMoveField,
-    EnumField,
-    KindField,
-    TimeControlSerializer,
-)
+from greycircle.games.serializers import EnumField, KindField
+from greycircle.games.timing_serializers import DaysPerMoveField, TimeControlSerializer
 from greycircle.lobby.models import SeekStatus
 
 
