@@ -269,8 +269,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Claim the win: the player to move ran out of time
-         * @description Only a player seated in the game, not the one to move, once the time per move of the player to move has run out (`move_deadline`; the envelope's `can_claim`). The game ends with every other seat winning (in a game of two, you) for the reason `timeout`. In a kind where a computer takes over the seat of an absent player (King's Corner with three or more seats) nobody wins on time (`takeover_instead`).
+         * Claim the win: the player to move ran out of time, or left a live game
+         * @description Correspondence: only a player seated in the game, not the one to move, once the time per move of the player to move has run out (`move_deadline`; the envelope's `can_claim`). The game ends with every other seat winning (in a game of two, you) for the reason `timeout`. In a kind where a computer takes over the seat of an absent player (King's Corner with three or more seats) nobody wins on time (`takeover_instead`). Live games end on time by themselves; here a player may claim once another person, past their first turn, has had no socket open for `GAMES_CLOCK_ABANDON_SECONDS` (30 s), whoever is to move (`time_not_up` with `retry_after` until then).
          */
         post: operations["v1_games_claim_create"];
         delete?: never;
