@@ -189,6 +189,8 @@ class SocketPlayer(http_moves.Player):
                 newer = await asyncio.wait_for(self.frames.get(), bgio_peer.ANSWER_TIMEOUT)
             except TimeoutError:
                 polled = await self.get_game()
+                if self.rec.stop:  # the run is over: the opponent may have stopped first
+                    return polled
                 moved = "moved on" if polled["version"] > envelope["version"] else "not moved"
                 self.rec.failures[
                     f"no frame of {waited} within 5 s (game {moved}): game {self.game} "
