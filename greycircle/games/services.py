@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import are_friends, blocked_user_ids, is_blocked_among
@@ -46,6 +46,7 @@ from greycircle.games.models import (
     GameStatus,
     Invitation,
     InvitationStatus,
+    Move,
     OnDecline,
     Seat,
 )
@@ -204,11 +205,48 @@ def move_submit(
     (`time_up`; greycircle.games.flags).
     """
     arrived_at = arrived_at or timezone.now()
+    try:
+        return _move_submit(
+            game_id=game_id,
+            user=user,
+            move=move,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            arrived_at=arrived_at,
+        )
+    except IntegrityError:
+        # A key used before, sent with the game's current version (so not a repeat of that
+        # move, which was sent at an older one): the move log's unique key refused it, and the
+        # transaction changed nothing. Answered as any repeat is.
+        if idempotency_key and _key_used(game_id=game_id, user=user, key=idempotency_key):
+            game = Game.objects.get_with_seats(game_id)
+            if game is not None:
+                return game
+        raise
+
+
+def _key_used(*, game_id: int, user: User, key: str) -> bool:
+    return Move.objects.filter(game_id=game_id, player=user, idempotency_key=key).exists()
+
+
+def _move_submit(
+    *,
+    game_id: int,
+    user: User,
+    move: Mapping[str, Any],
+    expected_version: int,
+    idempotency_key: str,
+    arrived_at: datetime,
+) -> Game:
     with transaction.atomic():
         game = game_lock(game_id)
+        # A repeat of a move that was played comes with the version it was played at, which
+        # that move changed: at the current version there is nothing to look up (one query
+        # fewer for every move; a key used before is refused by the log's unique constraint).
         if (
             idempotency_key
-            and game.moves.filter(player=user, idempotency_key=idempotency_key).exists()
+            and expected_version != game.version
+            and _key_used(game_id=game_id, user=user, key=idempotency_key)
         ):
             return game
         seat = seat_of(game, user)
