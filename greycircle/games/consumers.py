@@ -429,27 +429,31 @@ class GameConsumer(LiveConsumer):
         frame (published as it commits) is sent after this answer."""
         # A live game's clock stops when the move arrives, not when a thread is free to play it.
         arrived_at = timezone.now()
-        frame = frames.MoveFrameSerializer(data=content)
-        if not frame.is_valid():
-            return _move_error(
-                content.get("id"),
-                code="invalid",
-                detail="Not a valid move frame.",
-                fields=frame.errors,
-            )
-        move_id = frame.validated_data["id"]
+        valid = frames.move_frame_read(content)
+        if valid is None:  # the serializer tells what is wrong
+            frame = frames.MoveFrameSerializer(data=content)
+            if not frame.is_valid():
+                return _move_error(
+                    content.get("id"),
+                    code="invalid",
+                    detail="Not a valid move frame.",
+                    fields=frame.errors,
+                )
+            valid = frame.validated_data
         try:
             return await run_for_socket(
                 _move_play,
                 user=self.scope["user"],
                 game_id=self.game_id,
-                frame=frame.validated_data,
+                frame=valid,
                 arrived_at=arrived_at,
             )
         except Exception:
             # As the REST endpoint's 500; the socket stays open.
             logger.exception("a move over the socket of game %s failed", self.game_id)
-            return _move_error(move_id, code="server_error", detail="The move could not be played.")
+            return _move_error(
+                valid["id"], code="server_error", detail="The move could not be played."
+            )
 
     async def game_envelope(self, message: dict[str, Any]) -> None:
         # The frame's text, encoded once per audience by events.game_envelopes_send rather than

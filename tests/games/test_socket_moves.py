@@ -14,7 +14,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from greycircle.games import services
+from greycircle.games import frames, services
 from greycircle.games.clocks import TimeControl
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
@@ -306,3 +306,47 @@ async def test_the_me_stream_takes_no_moves(game, alice):
     assert (refused["type"], refused["code"]) == ("error", "unsupported")
     assert await game_now(game_id) == (version, 0)
     await socket.disconnect()
+
+
+def test_the_hand_check_of_a_move_frame_agrees_with_its_serializer():
+    """`frames.move_frame_read` takes every move the serializer takes, as it reads them, and
+    none it refuses (the serializer then words the refusal)."""
+    good = [
+        move_frame(3, 4),
+        {"type": "move", "id": "x" * 128, "expected_version": 0, "move": {}},
+        {"type": "move", "id": "a", "expected_version": 2**31 - 1, "move": {"c": [1]}},
+    ]
+    too_big = {"type": "move", "id": "a", "expected_version": 2**31, "move": {}}
+    as_float = {"type": "move", "id": "a", "expected_version": 1.0, "move": {}}
+    as_bool = {"type": "move", "id": "a", "expected_version": True, "move": {}}
+    for frame in [*good, too_big, as_float, as_bool] + [bad for bad, _, _ in BAD_MOVE_FRAMES]:
+        serializer = frames.MoveFrameSerializer(data=frame)
+        expected = dict(serializer.validated_data) if serializer.is_valid() else None
+        assert frames.move_frame_read(frame) == expected, frame
+
+
+async def test_a_key_sent_again_at_the_current_version_plays_nothing(game, alice, bob):
+    """A key is looked up only for a move sent at an older version (a repeat of a move played
+    comes with the version before it); at the current one the move log's unique key refuses it,
+    and the answer is the repeat's: the game as it is."""
+    game_id = await game()
+    version, _ = await game_now(game_id)
+    alices = await socket_of(alice, game_id)
+    await alices.send_json_to(move_frame(version, 4, move_id="once"))
+    assert (await alices.receive_json_from())["type"] == "move_ack"
+    await alices.receive_json_from()  # the move's game frame
+    bobs = await socket_of(bob, game_id)
+    await bobs.send_json_to(move_frame(version + 1, 0, move_id="b1"))
+    assert (await bobs.receive_json_from())["type"] == "move_ack"
+    await alices.receive_json_from()  # bob's move's game frame
+
+    await alices.send_json_to(move_frame(version + 2, 8, move_id="once"))
+
+    assert await alices.receive_json_from() == {
+        "type": "move_ack",
+        "id": "once",
+        "version": version + 2,
+    }
+    assert await game_now(game_id) == (version + 2, 2)
+    for socket in (alices, bobs):
+        await socket.disconnect()
