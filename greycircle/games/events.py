@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from rest_framework.utils.encoders import JSONEncoder
 
-from greycircle.games import selectors, signals
+from greycircle.games import clocks, selectors, signals
 from greycircle.games.models import Game, Invitation, InvitationStatus, Move, Seat
 from greycircle.outages import REDIS_ERRORS, Outage
 
@@ -253,12 +253,14 @@ def game_news(
         "to_move": game.to_move,
         "outcome": game.outcome,
         "created_by": game.created_by_id,
+        "live": game.clock_initial_ms is not None,
         "seats": [
             {
                 "index": seat.index,
                 "user_id": seat.user_id,
                 "name": seat.name,
                 "is_person": seat.is_person,
+                "first_turn": clocks.is_first_turn(game, seat.index),
             }
             for seat in seats
         ],

@@ -23,6 +23,9 @@ class SeatFacts(TypedDict):
     user_id: int | None
     name: str
     is_person: bool
+    # A live game's seat still in its first turn, which has a limit of its own
+    # (greycircle.games.clocks); False in a correspondence game.
+    first_turn: bool
 
 
 class GameFacts(TypedDict):
@@ -35,6 +38,8 @@ class GameFacts(TypedDict):
     to_move: int | None
     outcome: Any  # the game's result (JSON), or None while it is not over
     created_by: int | None
+    # A live game's players are at the board, its clocks running: no "your turn" for each move.
+    live: bool
     seats: list[SeatFacts]
 
 

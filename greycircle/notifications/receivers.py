@@ -71,6 +71,9 @@ def game_change_news(
             game["status"] == GameStatus.ACTIVE
             and game["to_move"] == seat["index"]
             and seat["is_person"]
+            # In a live game only a first turn, whose limit is short, is told: after it the
+            # player is at the board, and a notification for every move would be noise.
+            and (not game["live"] or seat["first_turn"])
         ):
             tell(user_id, "your_turn", **about)
         if ended:

@@ -106,9 +106,10 @@ def facts(**game) -> dict:
         "to_move": 1,
         "outcome": None,
         "created_by": 1,
+        "live": False,
         "seats": [
-            {"index": 0, "user_id": 1, "name": "alice", "is_person": True},
-            {"index": 1, "user_id": 2, "name": "bob", "is_person": True},
+            {"index": 0, "user_id": 1, "name": "alice", "is_person": True, "first_turn": False},
+            {"index": 1, "user_id": 2, "name": "bob", "is_person": True, "first_turn": False},
         ],
         **game,
     }
@@ -135,6 +136,17 @@ ABOUT = {"game": 7, "kind": "tictactoe", "version": 3}
 def test_the_news_of_a_move_is_for_the_player_to_move_but_not_its_maker():
     assert news(actor=1) == [{"user_id": 2, "event": "your_turn", "data": ABOUT}]
     assert news(actor=2) == []  # nobody is told of their own change, even when it is their turn
+
+
+def test_in_a_live_game_only_a_first_turn_is_told():
+    """Its players are at the board with their clocks running; a first turn has a short limit
+    of its own, past which the game is aborted."""
+    seats = facts()["seats"]
+    first = [seats[0], {**seats[1], "first_turn": True}]
+    assert news(actor=1, live=True, seats=first) == [
+        {"user_id": 2, "event": "your_turn", "data": ABOUT}
+    ]
+    assert news(actor=1, live=True) == []
 
 
 def test_a_new_game_invites_everyone_but_its_creator_with_their_invitation():
