@@ -95,6 +95,11 @@ def main() -> None:
     parser.add_argument("--computer", type=int, default=0, help="games against the computer")
     parser.add_argument("--level", default="hard", help="computer level of those games")
     parser.add_argument("--spectators", type=int, default=0)
+    parser.add_argument(
+        "--time-control",
+        default="",
+        help="make the games between people live at this time control (e.g. 60+60)",
+    )
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "greycircle.settings")
@@ -103,7 +108,10 @@ def main() -> None:
     django.setup()
 
     from greycircle.games import invitations, services
+    from greycircle.games.clocks import TimeControl
     from greycircle.games.models import Invitation, InvitationStatus
+
+    time_control = TimeControl.parse(args.time_control) if args.time_control else None
 
     players = 2 * args.pairs + args.computer
     names = [f"{args.prefix}-p{i}" for i in range(players)]
@@ -117,7 +125,10 @@ def main() -> None:
         for round_ in range(args.rounds):
             first, second = (a, b) if round_ % 2 == 0 else (b, a)
             game = services.game_create(
-                creator=first, kind="circles", opponents=[services.SeatSpec(user=second)]
+                creator=first,
+                kind="circles",
+                opponents=[services.SeatSpec(user=second)],
+                time_control=time_control,
             )
             pending = Invitation.objects.filter(game=game, status=InvitationStatus.PENDING)
             for invitation in pending.select_related("invitee"):

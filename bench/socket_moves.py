@@ -278,7 +278,10 @@ async def run_ours(
         server = processes.start(loadkit.server_command("serve", port, servers))
         await loadkit.wait_ready(port, server)
         setup = loadkit.run_setup(
-            pairs=players // 2, rounds=rounds(args, players), prefix=args.prefix
+            pairs=players // 2,
+            rounds=rounds(args, players),
+            prefix=args.prefix,
+            time_control=args.time_control,
         )
         rec = http_moves.Recorder()
         if side == "socket":
@@ -399,10 +402,18 @@ def main() -> None:
     )
     parser.add_argument("--prefix", default="bench-sock")
     parser.add_argument(
+        "--time-control",
+        default="60+60",
+        help="ours: the pairs' games are live at this time control, as games played over the "
+        "socket mostly are (so no 'your turn' is queued for each move); '' for correspondence",
+    )
+    parser.add_argument(
         "--peer-database",
         help=f"the peer's PostgreSQL database (default: {PEER_DATABASE} on DATABASE_URL's server)",
     )
     args = parser.parse_args()
+    # A pair's later games wait for their turn in the run, their players' first turns with them.
+    os.environ.setdefault("GAMES_CLOCK_FIRST_MOVE_SECONDS", "86400")
     loadkit.server_env()  # exits unless DATABASE_URL and REDIS_URL are set
     if not args.peer_database:
         args.peer_database = (
