@@ -4,6 +4,7 @@ own (the clocks' loop of its task worker); a live game started from the Play for
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -118,6 +119,69 @@ def test_clocks_tick_on_both_pages_and_the_player_out_of_time_loses(new_page, lo
         expect(clock_of(page, 0)).to_have_text("0:00.0")
         expect(clock_of(page, 0)).to_have_class("player__clock player__clock--out")
         expect(clock_of(page, 1)).to_have_text("1:00")
+    assert Game.objects.get(pk=game.pk).outcome["reason"] == "timeout"
+
+
+LOBBY_POOL = 'button[data-pool="circles:1+0:2:rated"]'
+
+
+def test_two_players_paired_from_the_lobby_at_1_0_see_their_clocks_and_one_loses_on_time(
+    new_page, log_in
+):
+    """Issue 22's whole path: one player presses the 1+0 pool with the mouse, the other takes
+    it on a phone from the keyboard; both land on the game started for both at once, their
+    clocks tick, and the one whose minute runs out loses, the server ending the game."""
+    UserFactory(username="alice")
+    UserFactory(username="bob")
+    alice = new_page()
+    bob = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    log_in(alice, "alice", PASSWORD)
+    log_in(bob, "bob", PASSWORD)
+    for page in (alice, bob):
+        page.goto("/lobby/")
+    alice.locator(LOBBY_POOL).click()
+    expect(alice.locator("#lobby-status")).to_contain_text("Waiting for opponents")
+    expect(alice.locator(LOBBY_POOL)).to_have_attribute("aria-pressed", "true")
+    # Bob sees alice waiting there, live, and takes the same pool from the keyboard.
+    expect(bob.locator(LOBBY_POOL).locator("[data-waiting]")).to_have_text("1")
+    bob.locator(LOBBY_POOL).focus()
+    bob.keyboard.press("Enter")
+    game_url = re.compile(r"/games/(\d+)/$")
+    for page in (alice, bob):
+        expect(page).to_have_url(game_url)
+        expect(page.locator("#connection")).to_have_text("Live")
+    assert alice.url == bob.url
+    game = Game.objects.get(pk=int(game_url.search(alice.url)[1]))
+    assert (game.speed, game.clock_initial_ms) == ("live", 60_000)
+
+    # Seats are drawn at random: the first to move plays first, then the other.
+    pages = {page.evaluate("window.greyCircleGame.envelope.you"): page for page in (alice, bob)}
+    first, second = pages[game.to_move], pages[1 - game.to_move]
+    move_first_legal(first)
+    expect(
+        second.locator(f'#seats [data-seat="{1 - game.to_move}"] .player__first-move')
+    ).to_be_visible(timeout=LIVE_WITHIN_MS)
+    move_first_legal(second)
+
+    # The first mover's clock runs on both pages, ticking down.
+    for page in (alice, bob):
+        running = clock_of(page, game.to_move)
+        expect(running).to_have_class(
+            "player__clock player__clock--running", timeout=LIVE_WITHIN_MS
+        )
+        shown = running.inner_text()
+        expect(running).not_to_have_text(shown)
+
+    # Its minute runs out (the stretch moved back): the server ends the game on its own.
+    stretch_began(game, ago=timedelta(seconds=59))
+    loser = game.seats.get(index=game.to_move).user.username
+    winner = ({"alice", "bob"} - {loser}).pop()
+    expect(pages[game.to_move].locator("#status")).to_have_text(
+        f"Game over: {winner} wins on time.", timeout=LIVE_WITHIN_MS
+    )
+    expect(pages[1 - game.to_move].locator("#status")).to_have_text(
+        "Game over: You win on time.", timeout=LIVE_WITHIN_MS
+    )
     assert Game.objects.get(pk=game.pk).outcome["reason"] == "timeout"
 
 
