@@ -8,8 +8,8 @@ instead of 5), and uses its `ring_size`, `prefix`, `connection()`, `receive_lock
 time receiving starts after nobody received), `receive_buffer`, `deserialize`, `_group_key`,
 `_map_channel_keys_to_connection`, `hosts`, `group_expiry` and `expiry`, and writes
 channels-redis's storage (one sorted set per channel, scored by time) with a Lua script of its own,
-a copy of `group_send`'s; it relies on redis-py's `bzmpop` and on a cancelled blocking read that
-may come back as a timeout.
+a copy of `group_send`'s; it relies on redis-py's `bzmpop`, run in a task of its own (a blocking
+read cancelled as Redis answers loses the answer).
 `BatchingInMemoryChannelLayer` overrides `InMemoryChannelLayer.new_channel` and `group_add`. Why:
 receiving CPU 856 to 961 µs per message against channels-redis's 1,764 to 1,841 µs at 500/s, and
 none lost at ≈1,000/s where channels-redis lost 22%; a change for five groups in two round trips
@@ -35,8 +35,11 @@ from there once handed over): ≈1.8 ms of CPU per frame delivered, and under lo
 overflowed and lost frames (bench/README.md, "The sixth session"). `PipelinedRedisChannelLayer`
 pops every waiting message, up to `RECEIVE_BATCH`, in one blocking `BZMPOP` (Redis 7) and hands
 them all to their sockets' buffers at once. Nothing is awaited between the pop and the hand-over,
-so the backup queue has nothing to guard; a read interrupted while Redis answers loses what it
-popped, as channels-redis's own read does.
+so the backup queue has nothing to guard. The read is a task of its own, not of the socket whose
+receive started it: that socket closing (its task cancelled) while Redis answers would make
+redis-py drop the connection and the answer, every socket's messages that it popped (frames lost
+under load: bench/README.md, "Moves over the socket"); it runs on, and the next socket to receive
+takes it over.
 
 A Redis that hangs is noticed: each read blocks in Redis for a second (`brpop_timeout`) and gives up
 after two without an answer (the connections' `socket_timeout`), no longer than a publish waits
@@ -118,6 +121,10 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         # would never be let go.
         self._readers: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock | None, Any]] = {}
         self._loops_wrapped: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+        # Per event loop: the read of the process's queue under way (`receive_single`), with the
+        # `receive_lock` it was started under; a task of its own rather than the socket's that
+        # started it, so that the socket closing does not interrupt it.
+        self._reads: dict[asyncio.AbstractEventLoop, tuple[asyncio.Lock | None, Any]] = {}
 
     async def receive_single(self, channel: str) -> tuple[Any, dict[str, Any]]:
         """The next message of `channel`. For the process's own queue (the one receive() reads
@@ -127,20 +134,41 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
             return await super().receive_single(channel)
         assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
         key = self.prefix + channel
-        connection = await self._reader()
+        loop = asyncio.get_running_loop()
         popped = None
         while popped is None:
-            # `[key, [[message, score], ...]]`, or None after `brpop_timeout` seconds.
-            popped = await connection.bzmpop(
-                self.brpop_timeout, 1, [key], min=True, count=self.RECEIVE_BATCH
-            )
-            if asyncio.current_task().cancelling():
-                # The socket closed while this read blocked. redis-py can answer such a read
-                # as if it had timed out, and channels-redis would then read again, for
-                # good: a closed socket's task reading for the others (and holding up a
-                # server that is stopping). Hand over what was popped and end here.
-                self._buffer(channel, popped[1] if popped else [])
-                raise asyncio.CancelledError
+            # The read runs in a task of its own. Redis pops the messages as it answers: a read
+            # cancelled before its answer was read (the socket whose task it ran on closed)
+            # lost them, since redis-py then drops the connection, and the other sockets never
+            # got their frames (bench/README.md, "Moves over the socket"). Left running instead,
+            # it is taken over by the next socket to receive.
+            made_for, read = self._reads.get(loop, (None, None))
+            if read is None:
+                connection = await self._reader()
+                made_for = self.receive_lock
+                read = loop.create_task(
+                    # `[key, [[message, score], ...]]`, or None after `brpop_timeout` seconds.
+                    connection.bzmpop(
+                        self.brpop_timeout, 1, [key], min=True, count=self.RECEIVE_BATCH
+                    )
+                )
+                read.add_done_callback(_retrieved)
+                self._reads[loop] = (made_for, read)
+            try:
+                popped = await asyncio.shield(read)
+            except asyncio.CancelledError:
+                if read.done() and not read.cancelled() and read.exception() is None:
+                    # It ended as this socket closed: hand over what it popped.
+                    self._buffer(channel, read.result()[1] if read.result() else [])
+                raise
+            except (redis.RedisError, OSError):
+                if made_for is self.receive_lock:
+                    raise
+                # Started before no socket received for a moment, on the reader made before
+                # (`_reader`): a Redis restarted meanwhile is no outage for the sockets since.
+            finally:
+                if read.done() and self._reads.get(loop, (None, None))[1] is read:
+                    del self._reads[loop]
         # From here to the return nothing awaits. receive() buffers the message returned after
         # those buffered here: the last comes last.
         self._buffer(channel, popped[1][:-1])
@@ -192,6 +220,9 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
                 return
             loop.close = close  # type: ignore[method-assign]
             self._loops_wrapped.discard(loop)
+            _, read = self._reads.pop(loop, (None, None))
+            if read is not None:
+                read.cancel()
             _, reader = self._readers.pop(loop, (None, None))
             if reader is not None and not loop.is_closed():
                 with contextlib.suppress(redis.RedisError, OSError):
@@ -201,6 +232,11 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         loop.close = closing  # type: ignore[method-assign]
 
     async def close_pools(self) -> None:
+        _, read = self._reads.pop(asyncio.get_running_loop(), (None, None))
+        if read is not None:
+            read.cancel()
+            with contextlib.suppress(asyncio.CancelledError, redis.RedisError, OSError):
+                await read
         await super().close_pools()
         _, reader = self._readers.pop(asyncio.get_running_loop(), (None, None))
         if reader is not None:
@@ -303,6 +339,12 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         if not keys:
             return None
         return [len(keys), *keys, *payloads, *capacities, now, self.expiry]
+
+
+def _retrieved(read: asyncio.Task[Any]) -> None:
+    """Mark a read's error as seen: one that failed after every socket left has nobody to tell."""
+    if not read.cancelled():
+        read.exception()
 
 
 class BatchingInMemoryChannelLayer(InMemoryChannelLayer):

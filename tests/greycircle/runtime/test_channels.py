@@ -161,6 +161,44 @@ async def test_a_socket_that_stops_waiting_leaves_the_others_their_messages(redi
     await redis_layer.flush()
 
 
+def blocked_reads(client: redis.Redis) -> int:
+    """How many clients of Redis wait in a blocking pop (the process's read of its queue)."""
+    return sum(1 for each in client.client_list() if "b" in each["flags"])
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_a_socket_that_closes_as_redis_answers_its_read_loses_nobody_elses_message(
+    redis_layer, redis_server
+):
+    # The read of the process's queue runs on whichever socket's task came first. Redis pops
+    # the waiting messages as it answers; if that socket closes (its task is cancelled) before
+    # the answer is read, the answer must still reach the other sockets: cancelled mid-read,
+    # redis-py drops the connection and the messages with it, frames that never came (the
+    # socket bench: a game's last frame missed by both players, bench/README.md).
+    leaving = await joined(redis_layer, "game.7.seat0")
+    staying = await joined(redis_layer, "game.7.seat1")
+    client = redis.Redis.from_url(redis_server.url)
+    holding = asyncio.create_task(redis_layer.receive(leaving))
+    while not blocked_reads(client):  # blocked in Redis, holding the process's read
+        await asyncio.sleep(0.01)
+    waiting = asyncio.create_task(redis_layer.receive(staying))
+    await asyncio.sleep(0)  # it waits for its buffer (or the read)
+
+    # Without the loop running: Redis pops the message and answers the blocked read, then the
+    # socket holding it closes before the answer is read.
+    redis_layer.group_send_many_sync([("game.7.seat1", {"type": "x", "for": "staying"})])
+    wait_for(lambda: not blocked_reads(client), timeout=WITHIN, what="the read answered")
+    holding.cancel()
+
+    message = await asyncio.wait_for(waiting, WITHIN)
+    assert message["for"] == "staying"
+    with contextlib.suppress(asyncio.CancelledError):
+        await holding
+    client.close()
+    await redis_layer.flush()
+    await redis_layer.close_pools()
+
+
 @pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
 async def test_a_process_that_reads_nothing_for_a_moment_loses_none_of_a_burst(redis_server):
     # A server process's sockets share one channel in Redis, and the batched read hands each
