@@ -192,6 +192,11 @@ class SocketPlayer(http_moves.Player):
                 if self.rec.stop:  # the run is over: the opponent may have stopped first
                     return polled
                 moved = "moved on" if polled["version"] > envelope["version"] else "not moved"
+                print(
+                    f"MISSED {time.time():.3f} game {self.game} user {self.info['user']} "
+                    f"after {envelope['version']} polled {polled['version']} {polled['status']}",
+                    flush=True,
+                )
                 self.rec.failures[
                     f"no frame of {waited} within 5 s (game {moved}): game {self.game} "
                     f"after version {envelope['version']}"
