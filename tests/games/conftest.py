@@ -28,7 +28,7 @@ from greycircle.games.errors import GameError
 from greycircle.games.models import Game
 from greycircle.games.services import SeatSpec
 from greycircle.runtime.worker import TaskWorker
-from tests.factories import accept_invitations, let_anyone_invite
+from tests.factories import accept_invitations, game_started, let_anyone_invite
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 WORKER_START_TIMEOUT = 60.0
@@ -233,3 +233,20 @@ def games_worker_in_process(worker_id: str = "in-process") -> TaskWorker:
         worker_id=worker_id,
         excluded_queue_names=[],
     )
+
+
+def live_past_first_turns(*, creator, opponent, time_control) -> Game:
+    """A tic-tac-toe game between `creator` and `opponent` at `time_control` (a
+    `clocks.TimeControl`), both players' first moves played (cells 0 and 4): `creator` is to
+    move, its clock running."""
+    game = game_started(
+        creator=creator,
+        kind="tictactoe",
+        opponents=[SeatSpec(user=opponent)],
+        time_control=time_control,
+    )
+    for user, cell in ((creator, 0), (opponent, 4)):
+        game = services.move_submit(
+            game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
+        )
+    return Game.objects.with_seats().get(pk=game.pk)

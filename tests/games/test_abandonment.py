@@ -26,7 +26,7 @@ from greycircle.presence import (
     users_gone_since,
 )
 from tests.factories import game_started
-from tests.games.conftest import refusal
+from tests.games.conftest import live_past_first_turns, refusal
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
@@ -42,17 +42,7 @@ def live(alice, bob):
     """alice against bob at 5+0, both past their first moves and on the site; alice to move."""
     presence_socket_opened(user_id=alice.pk)
     presence_socket_opened(user_id=bob.pk)
-    game = game_started(
-        creator=alice,
-        kind="tictactoe",
-        opponents=[SeatSpec(user=bob)],
-        time_control=TimeControl(5, 0),
-    )
-    for user, cell in ((alice, 0), (bob, 4)):
-        game = services.move_submit(
-            game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
-        )
-    return fresh(game)
+    return live_past_first_turns(creator=alice, opponent=bob, time_control=TimeControl(5, 0))
 
 
 def left(user, *, seconds_ago: float) -> None:

@@ -18,6 +18,7 @@ from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus, Move
 from greycircle.games.services import SeatSpec
 from tests.factories import game_started
+from tests.games.conftest import live_past_first_turns
 
 LAG = 300  # GAMES_CLOCK_LAG_ALLOWANCE_MS, the default
 
@@ -90,17 +91,7 @@ def blitz_past_first_turns(alice, bob, tictactoe):
     """A factory: alice (to move) against bob at 1+0, both past their first moves."""
 
     def make() -> Game:
-        game = game_started(
-            creator=alice,
-            kind="tictactoe",
-            opponents=[SeatSpec(user=bob)],
-            time_control=TimeControl(1, 0),
-        )
-        for user, cell in ((alice, 0), (bob, 4)):
-            game = services.move_submit(
-                game_id=game.pk, user=user, move={"cell": cell}, expected_version=game.version
-            )
-        return fresh(game)
+        return live_past_first_turns(creator=alice, opponent=bob, time_control=TimeControl(1, 0))
 
     return make
 
