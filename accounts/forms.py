@@ -26,9 +26,18 @@ KIND_LABELS = {
     "game_over": "A game I play in is over",
     "reminder": "A player reminds me of a game",
     "time_running_out": "My time to move is running out",
+    "message": "A friend sends me a message",
+    "moderation_notice": "The moderators tell me something",
+    "report_handled": "A report I made is handled",
 }
 # What never happens to a guest.
-NOT_FOR_GUESTS = ("friend_request", "friend_accepted", "invitation", "invitation_answered")
+NOT_FOR_GUESTS = (
+    "friend_request",
+    "friend_accepted",
+    "invitation",
+    "invitation_answered",
+    "message",
+)
 CHANNEL_LABELS = {"inbox": "Inbox", "push": "Push", "email": "E-mail"}
 
 

@@ -40,6 +40,13 @@ class User(AbstractUser):
     confirm_moves = models.BooleanField(
         default=False, help_text="Confirm each move before it is played."
     )
+    chat_enabled = models.BooleanField(
+        default=True, help_text="Show the chat in games (each game can still turn it off)."
+    )
+    # Set by staff (greycircle.moderation): until then the player may not post in any chat, or
+    # may not play rated games. Kept on the user so that every check reads the row it has.
+    chat_muted_until = models.DateTimeField(null=True, blank=True, editable=False)
+    rated_barred_until = models.DateTimeField(null=True, blank=True, editable=False)
     accept_invitations_from_anyone = models.BooleanField(
         default=False,
         help_text="Let anyone invite me to a game, not only my friends (never someone I blocked).",
@@ -56,6 +63,11 @@ class User(AbstractUser):
     inbox_game_over = models.BooleanField("inbox: games over", default=True)
     inbox_reminder = models.BooleanField("inbox: reminders", default=True)
     inbox_time_running_out = models.BooleanField("inbox: time running out", default=True)
+    inbox_message = models.BooleanField("inbox: messages from friends", default=True)
+    inbox_moderation_notice = models.BooleanField(
+        "inbox: notices from the moderators", default=True
+    )
+    inbox_report_handled = models.BooleanField("inbox: my reports handled", default=True)
     push_friend_request = models.BooleanField("push on friend requests", default=True)
     push_friend_accepted = models.BooleanField("push on friend requests accepted", default=False)
     push_invitation = models.BooleanField("push on game invitations", default=True)
@@ -66,6 +78,11 @@ class User(AbstractUser):
     push_game_over = models.BooleanField("push when a game ends", default=True)
     push_reminder = models.BooleanField("push reminders for waiting games", default=True)
     push_time_running_out = models.BooleanField("push when my time runs out", default=True)
+    push_message = models.BooleanField("push on messages from friends", default=True)
+    push_moderation_notice = models.BooleanField(
+        "push on notices from the moderators", default=True
+    )
+    push_report_handled = models.BooleanField("push when my reports are handled", default=False)
     push_only_away = models.BooleanField(
         "no push while I am on the site", default=True, help_text="Its pages tell me already."
     )
@@ -75,6 +92,10 @@ class User(AbstractUser):
     email_game_over = models.BooleanField("e-mail when a game ends", default=True)
     email_reminder = models.BooleanField("e-mail reminders for waiting games", default=True)
     email_time_running_out = models.BooleanField("e-mail when my time runs out", default=True)
+    email_message = models.BooleanField("e-mail on messages from friends", default=False)
+    email_moderation_notice = models.BooleanField(
+        "e-mail on notices from the moderators", default=True
+    )
     email_only_away = models.BooleanField(
         "no e-mail while I am on the site", default=True, help_text="Its pages tell me already."
     )
@@ -147,6 +168,13 @@ class User(AbstractUser):
             "push": "push_time_running_out",
             "email": "email_time_running_out",
         },
+        "message": {"inbox": "inbox_message", "push": "push_message", "email": "email_message"},
+        "moderation_notice": {
+            "inbox": "inbox_moderation_notice",
+            "push": "push_moderation_notice",
+            "email": "email_moderation_notice",
+        },
+        "report_handled": {"inbox": "inbox_report_handled", "push": "push_report_handled"},
     }
     # The preferences a mail's unsubscribe link may turn off (greycircle.notifications.mail).
     EMAIL_PREFERENCES = (
@@ -156,6 +184,8 @@ class User(AbstractUser):
         "email_game_over",
         "email_reminder",
         "email_time_running_out",
+        "email_message",
+        "email_moderation_notice",
         "email_digest",
     )
     # Every notification preference, as the settings, the API and "my data" list them.

@@ -2251,9 +2251,12 @@ export interface components {
          *     * `game_over` - Game over
          *     * `reminder` - Reminder
          *     * `time_running_out` - Time running out
+         *     * `message` - Message from a friend
+         *     * `moderation_notice` - Notice from the moderators
+         *     * `report_handled` - Report handled
          * @enum {string}
          */
-        KindEnum: "friend_request" | "friend_accepted" | "invitation" | "invitation_answered" | "your_turn" | "game_over" | "reminder" | "time_running_out";
+        KindEnum: "friend_request" | "friend_accepted" | "invitation" | "invitation_answered" | "your_turn" | "game_over" | "reminder" | "time_running_out" | "message" | "moderation_notice" | "report_handled";
         KindStatistics: {
             kind: string;
             title: string;
@@ -2806,6 +2809,22 @@ export interface components {
             push_time_running_out?: boolean;
             /** E-mail when my time runs out */
             email_time_running_out?: boolean;
+            /** Inbox: messages from friends */
+            inbox_message?: boolean;
+            /** Push on messages from friends */
+            push_message?: boolean;
+            /** E-mail on messages from friends */
+            email_message?: boolean;
+            /** Inbox: notices from the moderators */
+            inbox_moderation_notice?: boolean;
+            /** Push on notices from the moderators */
+            push_moderation_notice?: boolean;
+            /** E-mail on notices from the moderators */
+            email_moderation_notice?: boolean;
+            /** Inbox: my reports handled */
+            inbox_report_handled?: boolean;
+            /** Push when my reports are handled */
+            push_report_handled?: boolean;
             /**
              * No push while I am on the site
              * @description Its pages tell me already.
@@ -3142,6 +3161,22 @@ export interface components {
             push_time_running_out?: boolean;
             /** E-mail when my time runs out */
             email_time_running_out?: boolean;
+            /** Inbox: messages from friends */
+            inbox_message?: boolean;
+            /** Push on messages from friends */
+            push_message?: boolean;
+            /** E-mail on messages from friends */
+            email_message?: boolean;
+            /** Inbox: notices from the moderators */
+            inbox_moderation_notice?: boolean;
+            /** Push on notices from the moderators */
+            push_moderation_notice?: boolean;
+            /** E-mail on notices from the moderators */
+            email_moderation_notice?: boolean;
+            /** Inbox: my reports handled */
+            inbox_report_handled?: boolean;
+            /** Push when my reports are handled */
+            push_report_handled?: boolean;
             /**
              * No push while I am on the site
              * @description Its pages tell me already.
@@ -3476,6 +3511,22 @@ export interface components {
             push_time_running_out?: boolean;
             /** E-mail when my time runs out */
             email_time_running_out?: boolean;
+            /** Inbox: messages from friends */
+            inbox_message?: boolean;
+            /** Push on messages from friends */
+            push_message?: boolean;
+            /** E-mail on messages from friends */
+            email_message?: boolean;
+            /** Inbox: notices from the moderators */
+            inbox_moderation_notice?: boolean;
+            /** Push on notices from the moderators */
+            push_moderation_notice?: boolean;
+            /** E-mail on notices from the moderators */
+            email_moderation_notice?: boolean;
+            /** Inbox: my reports handled */
+            inbox_report_handled?: boolean;
+            /** Push when my reports are handled */
+            push_report_handled?: boolean;
             /**
              * No push while I am on the site
              * @description Its pages tell me already.

@@ -50,6 +50,8 @@ PREFERENCE_TOPIC: dict[str, str] = {
     "email_game_over": "games that are over",
     "email_reminder": "reminders of your games",
     "email_time_running_out": "time running out in your games",
+    "email_message": "messages from your friends",
+    "email_moderation_notice": "notices from the moderators",
     "email_digest": "the games waiting on you, once a day",
 }
 

@@ -18,6 +18,9 @@ class NotificationKind(models.TextChoices):
     GAME_OVER = "game_over", "Game over"
     REMINDER = "reminder", "Reminder"
     TIME_RUNNING_OUT = "time_running_out", "Time running out"
+    MESSAGE = "message", "Message from a friend"
+    MODERATION_NOTICE = "moderation_notice", "Notice from the moderators"
+    REPORT_HANDLED = "report_handled", "Report handled"
 
 
 class Notification(models.Model):

@@ -370,6 +370,10 @@ def test_a_guests_settings_say_what_an_account_gives_instead_of_invitations(clie
         "push_reminder",
         "inbox_time_running_out",
         "push_time_running_out",
+        "inbox_moderation_notice",
+        "push_moderation_notice",
+        "inbox_report_handled",
+        "push_report_handled",
         "push_only_away",
     )
     html = response.content.decode()

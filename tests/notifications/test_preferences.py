@@ -30,6 +30,8 @@ PUSHED_BY_DEFAULT = {
     KIND.GAME_OVER,
     KIND.REMINDER,
     KIND.TIME_RUNNING_OUT,
+    KIND.MESSAGE,
+    KIND.MODERATION_NOTICE,
 }
 
 
@@ -82,6 +84,7 @@ def test_the_defaults(db):
         KIND.GAME_OVER,
         KIND.REMINDER,
         KIND.TIME_RUNNING_OUT,
+        KIND.MODERATION_NOTICE,
     }
     assert (user.push_only_away, user.email_only_away, user.email_digest) == (True, True, False)
 

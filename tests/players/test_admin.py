@@ -213,6 +213,7 @@ def test_staff_can_change_a_users_settings(admin_client, alice):
         "email_game_invitation": "on",
         "email_reminder": "on",
         "email_time_running_out": "on",
+        "email_moderation_notice": "on",
         # Unticked boxes are simply absent: email_your_turn and email_game_over.
         "moderation_reason": "She asked us by e-mail to stop the game-over mails.",
     }
