@@ -1,11 +1,13 @@
 """The lobby's page (`/lobby/`): the pools to join, custom seeks, the seeks waiting and the pools'
-counts, kept current by frontend/js/lobby.js over `ws/lobby/` and `/api/v1/seeks/`."""
+counts, kept current by frontend/js/lobby.js over `ws/lobby/` and `/api/v1/seeks/`.
+
+A visitor who is not signed in sees the pools and their counts as they are, and is asked to sign
+in (or up) to join one: seeking needs an account, even a guest's, and so does the live socket."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -16,11 +18,11 @@ from greycircle.lobby.models import pool_key
 from greycircle.lobby.selectors import pools_counts
 
 
-@login_required
 @ensure_csrf_cookie
 def lobby(request: HttpRequest) -> HttpResponse:
     counts = {pool["pool"]: pool for pool in pools_counts()}
-    rated = not request.user.is_guest
+    signed_in = request.user.is_authenticated
+    rated = not signed_in or not request.user.is_guest
     return render(
         request,
         "lobby/lobby.html",
@@ -28,6 +30,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "kinds": [_kind(game_kind, counts, rated=rated) for game_kind in registry.all_kinds()],
             "days_per_move": DaysPerMove.choices,
             "can_rate": rated,
+            "can_seek": signed_in,
         },
     )
 

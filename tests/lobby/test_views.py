@@ -37,7 +37,16 @@ def test_a_guests_pools_are_casual(seeker, client):
     assert 'id="seek-rated" name="rated" type="checkbox" disabled' in page
 
 
-def test_signing_in_is_required(client):
-    response = client.get("/lobby/")
-    assert response.status_code == 302
-    assert "/accounts/login/" in response["Location"]
+def test_a_visitor_sees_the_pools_and_is_asked_to_sign_in_to_join(seeker, client):
+    services.seek_create(user=seeker(), kind="circles", time_control=TimeControl(3, 2))
+
+    page = client.get("/lobby/").content.decode()
+
+    button = re.search(r'<button[^>]*data-pool="circles:3\+2:2:rated".*?</button>', page, re.S)
+    assert button is not None
+    assert " disabled " in button.group()
+    assert "<span data-waiting>1</span> waiting" in button.group()
+    assert '<a href="/accounts/login/?next=/lobby/">Log in</a>' in page
+    # Seeking, and the socket that keeps the counts live, need an account.
+    assert 'id="custom-seek"' not in page
+    assert "frontend/js/lobby.js" not in page
