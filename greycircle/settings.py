@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "greycircle.moderation",
     "greycircle.players",  # above accounts and the platform: the flows that span both
     "greycircle.lobby",  # beside players: seeks and quick pairing, above the games
+    "greycircle.conversations",  # messages between friends, beside chat, above the platform
     "greycircle.reports",  # above chat and conversations: players' reports, automatic signals
     "circles",
     "kingscorner",
