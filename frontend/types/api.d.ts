@@ -6998,7 +6998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Seek"];
                 };
             };
-            /** @description The seek cannot be made as asked. Error codes: `invalid`, `unknown_kind`, `bad_seats`, `bad_time_control`, `bad_days_per_move`, `bad_rating_range`, `guest_rated`, `closed_account`, `seek_exists`, `live_seek_exists`, `too_many_seeks`, `parse_error`, `too_deep`. */
+            /** @description The seek cannot be made as asked. Error codes: `invalid`, `unknown_kind`, `bad_seats`, `bad_time_control`, `bad_days_per_move`, `bad_rating_range`, `guest_rated`, `closed_account`, `seek_exists`, `live_seek_exists`, `playing_live`, `too_many_seeks`, `parse_error`, `too_deep`. */
             400: {
                 headers: {
                     [name: string]: unknown;

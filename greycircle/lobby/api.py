@@ -49,6 +49,7 @@ SEEK_OPERATIONS = {
                 "closed_account",
                 "seek_exists",
                 "live_seek_exists",
+                "playing_live",
                 "too_many_seeks",
             ),
             429: error_response(

@@ -142,6 +142,10 @@ def seek_create(
         raise GameInvalid(
             "live_seek_exists", "You are already waiting for a live game: cancel that seek first."
         )
+    if time_control is not None and _playing_live(user):
+        raise GameInvalid(
+            "playing_live", "You are playing a live game: finish it before seeking another."
+        )
     if len(waiting) >= SEEKS_MAX:
         raise GameInvalid("too_many_seeks", f"You may wait in at most {SEEKS_MAX} pools at once.")
     try:
@@ -158,6 +162,16 @@ def seek_create(
         Seek.objects.filter(pk=seek.pk).values_list("status", "game_id", "ended_at").get()
     )
     return seek
+
+
+def _playing_live(user: User) -> bool:
+    """Whether `user` holds a seat (not taken over) in a live game in play."""
+    return Game.objects.filter(
+        status=GameStatus.ACTIVE,
+        clock_initial_ms__isnull=False,
+        seats__user=user,
+        seats__taken_over_at__isnull=True,
+    ).exists()
 
 
 def seek_cancel(*, seek_id: int, user: User, now: datetime | None = None) -> Seek:

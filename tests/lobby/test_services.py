@@ -191,6 +191,15 @@ def test_one_seek_per_pool_one_live_at_a_time_and_at_most_five(seeker):
 
 
 @pytest.mark.django_db
+def test_no_live_seek_while_playing_a_live_game_but_correspondence_is_fine(seeker):
+    alice, bob = seeker(), seeker()
+    seek(alice)
+    assert seek(bob).status == SeekStatus.MATCHED
+    refused("playing_live", alice, time_control=TimeControl(1, 0))
+    assert seek(alice, time_control=None, days_per_move=3).status == SeekStatus.WAITING
+
+
+@pytest.mark.django_db
 def test_a_closed_account_cannot_seek(seeker):
     alice = seeker()
     alice.is_active = False
