@@ -38,4 +38,4 @@ def test_a_game_over_too_soon_says_it_was_not_rated_and_a_rated_one_shows_the_ra
     )
 
     page.goto(f"/games/{rated.pk}/")
-    expect(page.locator("#rating")).to_have_text("Your rating: 1500 → 1662.")
+    expect(page.locator("#rating")).to_have_text("Your correspondence rating: 1500 → 1662.")

@@ -227,7 +227,8 @@ function renderDeadline(envelope) {
 }
 
 /**
- * Once the game is over, whether it counted: "Not rated: ...", or the player's new rating.
+ * Once the game is over, whether it counted: "Not rated: ...", or the player's new rating in
+ * the game's speed (live and correspondence games are rated apart).
  * @param {Envelope} envelope
  */
 function ratingLine(envelope) {
@@ -235,7 +236,7 @@ function ratingLine(envelope) {
   if (!rating) return "";
   if (!rating.rated) return rating.detail;
   const yours = rating.changes.find((change) => change.seat === envelope.you);
-  return yours ? `Your rating: ${yours.before} → ${yours.after}.` : "Rated.";
+  return yours ? `Your ${envelope.speed} rating: ${yours.before} → ${yours.after}.` : "Rated.";
 }
 
 /** @param {Envelope} envelope */
