@@ -1,7 +1,17 @@
-"""Computer players for CirKis. Pure: no Django, no I/O, no clock, no global random.
+"""Computer players for CirKis. Pure: no Django, no I/O, no global random.
 
 `choose_move(state, level=..., seed=..., budget_ms=...)` returns the placement the seat to move
 makes. CirKis hides nothing, so every level sees the whole `GameState`.
+
+Time
+----
+Every level stops at its wall clock budget: a deadline `SAFETY` x ``budget_ms`` after the call,
+read from `clock` (``time.perf_counter`` unless a test injects one; the engines' one use of the
+clock) every `CLOCK_EVERY` positions valued. A level cut short plays the best move it has: the
+best of the moves valued so far (``normal``, and ``hard`` before its first search), or the best
+move of the deepest search completed (``hard``). Within the budget ``normal`` and ``hard`` are
+deterministic for a seed: ``hard``'s own limit is a count of positions (below), so only a
+machine too slow or too busy for that count reaches the deadline first.
 
 Levels
 ------
@@ -24,16 +34,17 @@ Levels
     ``normal`` value of the seat moving there and only the best few are searched (a beam: 12 at
     the root, 6 below). It deepens iteratively (2, 3, 4, ... placements; free turns are extra
     plies of the same seat) and returns the best move of the deepest search completed.
-    ``budget_ms`` becomes a budget of positions played (`NODES_PER_MS` per millisecond, at least
-    `MIN_NODES`), not a clock, so the answer for a seed never depends on the machine's speed;
-    `NODES_PER_MS` is set so that ``budget_ms`` is about the thinking time on the reference
-    machine (see ``bench/cirkis_match.py``).
+    ``budget_ms`` also becomes a budget of positions played (`NODES_PER_MS` per millisecond, at
+    least `MIN_NODES`), so that on an idle machine the answer for a seed does not depend on its
+    speed; `NODES_PER_MS` is set so that ``budget_ms`` is about the thinking time on the
+    reference machine (see ``bench/cirkis_match.py``); the deadline caps it on a busy one.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from cirkis.board import CENTER_RING_MASK, FIELD_COUNT, PIECES, PLACEMENTS
@@ -48,9 +59,11 @@ from cirkis.rules import (
 from cirkis.scoring import SHAPE_MASKS, completions, majority, shapes_hit
 
 __all__ = [
+    "CLOCK_EVERY",
     "LEVELS",
     "MIN_NODES",
     "NODES_PER_MS",
+    "SAFETY",
     "best_strike",
     "choose_move",
     "greedy_value",
@@ -59,6 +72,10 @@ __all__ = [
 LEVELS: Final = ("easy", "normal", "hard")
 NODES_PER_MS: Final = 40
 MIN_NODES: Final = 200
+SAFETY: Final = 0.9
+"""Thinking stops at this share of ``budget_ms``: the rest covers unwinding and a slow check."""
+CLOCK_EVERY: Final = 8
+"""The clock is read every this many positions (each takes some 50 us on an idle machine)."""
 
 WIN: Final = 1000.0
 EXTRA_TURN: Final = 4.0
@@ -88,7 +105,30 @@ PIECE_WEIGHT: Final[dict[str, float]] = {
 
 
 class _OutOfNodes(Exception):
-    pass
+    """The search ran out of positions or passed its deadline."""
+
+
+class _Budget:
+    """Positions left to value and the deadline, checked every `CLOCK_EVERY` positions."""
+
+    __slots__ = ("clock", "deadline", "nodes", "until_check")
+
+    def __init__(self, nodes: int, deadline: float, clock: Callable[[], float]) -> None:
+        self.nodes = nodes
+        self.deadline = deadline
+        self.clock = clock
+        self.until_check = CLOCK_EVERY
+
+    def spend(self) -> None:
+        """Count one position; raise `_OutOfNodes` past the count or the deadline."""
+        if self.nodes <= 0:
+            raise _OutOfNodes
+        self.nodes -= 1
+        self.until_check -= 1
+        if not self.until_check:
+            self.until_check = CLOCK_EVERY
+            if self.clock() >= self.deadline:
+                raise _OutOfNodes
 
 
 def _gains(before: Sequence[int], after: Sequence[int], seat: int) -> float:
@@ -184,29 +224,48 @@ def _leaf_value(state: GameState, root: int) -> float:
     return value + strike if state.turn == root else value - strike
 
 
-class _Search:
-    def __init__(self, root: int, nodes: int, rng: random.Random) -> None:
-        self.root = root
-        self.nodes = nodes
-        self.rng = rng
+def _greedy_best(
+    state: GameState, moves: Sequence[Placement], rng: random.Random, budget: _Budget
+) -> Placement:
+    """The ``normal`` choice among `moves`: of those valued before `budget` ran out, if it did."""
+    best: tuple[float, float, Placement] | None = None
+    for move in moves:
+        try:
+            budget.spend()
+        except _OutOfNodes:
+            break
+        item = (greedy_value(state, move), rng.random(), move)
+        if best is None or item[:2] > best[:2]:
+            best = item
+    return moves[0] if best is None else best[2]
 
-    def children(self, state: GameState, beam: int) -> list[tuple[Placement, GameState]]:
-        """The `beam` most promising moves for the seat to move, best first (by ``normal``)."""
+
+class _Search:
+    def __init__(self, root: int, budget: _Budget, rng: random.Random) -> None:
+        self.root = root
+        self.budget = budget
+        self.rng = rng
+        self.partial: list[tuple[float, float, Placement]] = []
+        """The root moves valued so far, while the root's ordering is being built."""
+
+    def children(
+        self, state: GameState, beam: int, *, keep: bool = False
+    ) -> list[tuple[Placement, GameState]]:
+        """The `beam` most promising moves for the seat to move, best first (by ``normal``);
+        with `keep`, each valued move is also kept in `partial` (for a root cut short)."""
         scored = []
         for move in RULES.legal_moves(state):
-            if self.nodes <= 0:
-                raise _OutOfNodes
-            self.nodes -= 1
+            self.budget.spend()
             after = RULES.advance(state, move)
             scored.append((greedy_value(state, move, after), self.rng.random(), move, after))
+            if keep:
+                self.partial.append(scored[-1][:3])
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
         return [(move, after) for _, _, move, after in scored[:beam]]
 
     def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
         if depth == 0 or state.finished is not None:
-            if self.nodes <= 0:
-                raise _OutOfNodes
-            self.nodes -= 1
+            self.budget.spend()
             return _leaf_value(state, self.root)
         maximising = state.turn == self.root
         best = -float("inf") if maximising else float("inf")
@@ -223,13 +282,15 @@ class _Search:
         return best
 
 
-def _search(state: GameState, rng: random.Random, nodes: int) -> Placement:
-    search = _Search(state.turn, nodes, rng)
+def _search(state: GameState, rng: random.Random, budget: _Budget) -> Placement:
+    search = _Search(state.turn, budget, rng)
     try:
-        root = search.children(state, ROOT_BEAM)
+        root = search.children(state, ROOT_BEAM, keep=True)
     except _OutOfNodes:
-        # Not even the root fits the budget: the first legal move by the greedy order so far.
-        return max(RULES.legal_moves(state), key=lambda m: greedy_value(state, m))
+        # Not even the root fits the budget: the best of the moves valued so far.
+        if not search.partial:
+            return RULES.legal_moves(state)[0]
+        return max(search.partial, key=lambda item: (item[0], item[1]))[2]
     best = root[0][0]
     for depth in range(1, MAX_DEPTH):
         try:
@@ -252,8 +313,16 @@ def _search(state: GameState, rng: random.Random, nodes: int) -> Placement:
     return best
 
 
-def choose_move(state: GameState, *, level: str, seed: int, budget_ms: int) -> Placement:
-    """The placement the seat to move makes at `level` ("easy", "normal" or "hard")."""
+def choose_move(
+    state: GameState,
+    *,
+    level: str,
+    seed: int,
+    budget_ms: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Placement:
+    """The placement the seat to move makes at `level` ("easy", "normal" or "hard"), within
+    `budget_ms` milliseconds of `clock` (seconds, as ``time.perf_counter``)."""
     moves = RULES.legal_moves(state)
     if not moves:
         raise ValueError("Nobody is to move: the game is over.")
@@ -262,9 +331,9 @@ def choose_move(state: GameState, *, level: str, seed: int, budget_ms: int) -> P
         return moves[0]
     if level == "easy":
         return rng.choice(moves)
+    if level not in LEVELS:
+        raise ValueError(f"CirKis computer players are {', '.join(LEVELS)}, not {level!r}.")
+    deadline = clock() + max(0, budget_ms) * SAFETY / 1000
     if level == "normal":
-        valued = [(greedy_value(state, move), rng.random(), move) for move in moves]
-        return max(valued, key=lambda item: (item[0], item[1]))[2]
-    if level == "hard":
-        return _search(state, rng, max(MIN_NODES, budget_ms * NODES_PER_MS))
-    raise ValueError(f"CirKis computer players are {', '.join(LEVELS)}, not {level!r}.")
+        return _greedy_best(state, moves, rng, _Budget(len(moves), deadline, clock))
+    return _search(state, rng, _Budget(max(MIN_NODES, budget_ms * NODES_PER_MS), deadline, clock))

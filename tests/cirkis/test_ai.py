@@ -7,11 +7,30 @@ from collections.abc import Iterator
 
 import pytest
 
-from cirkis.ai import LEVELS, MIN_NODES, best_strike, choose_move, greedy_value
+from cirkis.ai import CLOCK_EVERY, LEVELS, MIN_NODES, best_strike, choose_move, greedy_value
 from cirkis.board import Placement, placement
 from cirkis.rules import RULES, GameState, position
 
 BUDGET_MS = 5  # hard then searches MIN_NODES positions: quick and reproducible
+
+
+def frozen() -> float:
+    """A clock that never moves: only the count of positions stops a search."""
+    return 0.0
+
+
+class SteppingClock:
+    """A clock that moves on `step` seconds at every reading, and counts its readings."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        self.now += self.step
+        return self.now
 
 
 def at(piece: str, *fields: int) -> Placement:
@@ -43,9 +62,10 @@ def test_the_levels():
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_legal_moves_and_is_deterministic_for_a_seed(level):
     for index, state in enumerate(random_states(25, seed=11)):
-        move = choose_move(state, level=level, seed=index, budget_ms=BUDGET_MS)
+        move = choose_move(state, level=level, seed=index, budget_ms=BUDGET_MS, clock=frozen)
         assert move in RULES.legal_moves(state)
-        assert choose_move(state, level=level, seed=index, budget_ms=BUDGET_MS) == move
+        again = choose_move(state, level=level, seed=index, budget_ms=BUDGET_MS, clock=frozen)
+        assert again == move
 
 
 def test_easy_is_random_by_seed():
@@ -99,7 +119,8 @@ def test_normal_and_hard_take_an_immediate_completion_worth_10_plus_5(level):
     assert RULES.play(state, triangle).scores == (15, 0, 0)
     assert at("hook", 56, 90) in RULES.legal_moves(state)
     for seed in range(5):
-        assert choose_move(state, level=level, seed=seed, budget_ms=BUDGET_MS) == triangle
+        move = choose_move(state, level=level, seed=seed, budget_ms=BUDGET_MS, clock=frozen)
+        assert move == triangle
 
 
 def blunder_position() -> GameState:
@@ -139,13 +160,13 @@ def test_the_blunders_really_are_blunders():
 def test_normal_and_hard_avoid_handing_over_a_circle(level):
     state = blunder_position()
     for seed in range(5):
-        move = choose_move(state, level=level, seed=seed, budget_ms=BUDGET_MS)
+        move = choose_move(state, level=level, seed=seed, budget_ms=BUDGET_MS, clock=frozen)
         assert move not in (at("arrow", 90), at("kite", 56)), seed
 
 
 def test_hard_takes_the_win_at_40():
     state = position(covered=[[25, 35], [36]], leader=("kite", [36]), scores=[35, 38], to_move=0)
-    move = choose_move(state, level="hard", seed=3, budget_ms=BUDGET_MS)
+    move = choose_move(state, level="hard", seed=3, budget_ms=BUDGET_MS, clock=frozen)
     after = RULES.play(state, move)
     outcome = RULES.outcome(after)
     assert outcome is not None
@@ -154,7 +175,49 @@ def test_hard_takes_the_win_at_40():
 
 def test_hard_is_legal_and_reproducible_at_any_budget():
     state = next(s for s in random_states(40, seed=5) if len(RULES.legal_moves(s)) > 8)
-    small = choose_move(state, level="hard", seed=1, budget_ms=1)
-    large = choose_move(state, level="hard", seed=1, budget_ms=60)
+    small = choose_move(state, level="hard", seed=1, budget_ms=1, clock=frozen)
+    large = choose_move(state, level="hard", seed=1, budget_ms=60, clock=frozen)
     assert {small, large} <= set(RULES.legal_moves(state))
-    assert choose_move(state, level="hard", seed=1, budget_ms=60) == large
+    assert choose_move(state, level="hard", seed=1, budget_ms=60, clock=frozen) == large
+
+
+def crowded_state() -> GameState:
+    """A position with many legal placements (a free turn late in a random game)."""
+    return max(random_states(60, seed=7), key=lambda s: len(RULES.legal_moves(s)))
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_level_stops_at_the_first_reading_past_its_deadline(level):
+    """A clock moving 1 ms a reading: a 5 ms budget's deadline (4.5 ms after the start) is
+    passed at the fifth check; the level stops there, with a legal move, long before its count
+    of positions would stop it (``normal`` values every move, ``hard`` MIN_NODES at least)."""
+    state = crowded_state()
+    assert len(RULES.legal_moves(state)) > 5 * CLOCK_EVERY
+    clock = SteppingClock(0.001)
+    move = choose_move(state, level=level, seed=4, budget_ms=5, clock=clock)
+    assert move in RULES.legal_moves(state)
+    assert clock.readings == 1 + 5  # the start, then a check every CLOCK_EVERY positions
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_budget_already_spent_still_gives_a_sensible_legal_move(level):
+    """Past the deadline at the first check, a level plays the best (by ``normal``'s value) of
+    the moves valued until then: the first CLOCK_EVERY - 1 legal moves."""
+    state = crowded_state()
+    clock = SteppingClock(1.0)
+    move = choose_move(state, level=level, seed=0, budget_ms=0, clock=clock)
+    assert clock.readings == 2  # the start and the first check
+    valued = RULES.legal_moves(state)[: CLOCK_EVERY - 1]
+    assert move in valued
+    assert greedy_value(state, move) == max(greedy_value(state, m) for m in valued)
+
+
+def test_hard_under_a_slow_clock_keeps_the_move_of_its_last_finished_search():
+    """Given more time hard searches deeper; cut short mid-search it plays a move of a finished
+    depth, the same as a frozen clock and a count of positions ending there would give."""
+    state = blunder_position()
+    for budget_ms in (5, 30, 200):
+        move = choose_move(
+            state, level="hard", seed=2, budget_ms=budget_ms, clock=SteppingClock(0.001)
+        )
+        assert move not in (at("arrow", 90), at("kite", 56)), budget_ms
