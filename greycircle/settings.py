@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "greycircle.moderation",
     "greycircle.players",  # above accounts and the platform: the flows that span both
     "greycircle.lobby",  # beside players: seeks and quick pairing, above the games
+    "greycircle.chat",  # game chat and the screening of every message, above the platform
     "greycircle.conversations",  # messages between friends, beside chat, above the platform
     "greycircle.reports",  # above chat and conversations: players' reports, automatic signals
     "circles",
@@ -360,6 +361,12 @@ REST_FRAMEWORK = {
         "game_create": os.environ.get("THROTTLE_GAME_CREATE", "10/min"),
         # Seeks made in the lobby (greycircle.lobby), each one a pairing attempt.
         "seek_create": os.environ.get("THROTTLE_SEEK_CREATE", "30/min"),
+        # Messages per user (greycircle.chat.screening.message_allowance): a burst and a day's
+        # worth, in game chat and between friends.
+        "chat": os.environ.get("THROTTLE_CHAT", "5/10s"),
+        "chat_daily": os.environ.get("THROTTLE_CHAT_DAILY", "200/day"),
+        "conversations": os.environ.get("THROTTLE_CONVERSATIONS", "5/10s"),
+        "conversations_daily": os.environ.get("THROTTLE_CONVERSATIONS_DAILY", "200/day"),
     },
 }
 SPECTACULAR_SETTINGS = {

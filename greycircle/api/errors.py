@@ -76,6 +76,8 @@ def _capped(value: Any) -> Any:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    # A refusal that says when to try again (chat's too_many_messages) sets Retry-After.
+    retry_after = getattr(exc, "retry_after", None) if isinstance(exc, ServiceError) else None
     if isinstance(exc, ServiceError):
         exc = ApiError(code=exc.code, detail=exc.detail, status_code=exc.status, extra=exc.extra)
     elif isinstance(exc, Http404):
@@ -98,4 +100,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = getattr(detail, "code", None) or DEFAULT_CODES.get(response.status_code, "error")
         body = error_body(code=code, detail=str(detail))
     response.data = body
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response

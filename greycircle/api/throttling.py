@@ -75,9 +75,21 @@ class RateLimits(throttling.BaseThrottle):
             scoped = throttling.ScopedRateThrottle()
             scoped.scope = scope
             scoped.rate = scoped.get_rate()
-            scoped.num_requests, scoped.duration = scoped.parse_rate(scoped.rate)
+            scoped.num_requests, scoped.duration = rate_parse(scoped.rate)
             limits.append(scoped)
         return limits
+
+
+def rate_parse(rate: str | None) -> tuple[int | None, int | None]:
+    """DRF's `"5/min"`, and a period of several units, `"5/10s"` (chat's burst limit)."""
+    if rate is None:
+        return None, None
+    num, period = rate.split("/")
+    units = period.lstrip("0123456789")
+    return int(num), int(period[: len(period) - len(units)] or 1) * _UNIT_SECONDS[units[0]]
+
+
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def rate_limits_spend(*, user: Any, scope: str) -> int | None:
