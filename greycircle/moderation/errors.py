@@ -19,3 +19,9 @@ class ModerationPermissionDenied(ModerationError):
     """The actor may not moderate (not staff)."""
 
     status = 403
+
+
+class ModerationNotFound(ModerationError):
+    """No such user, sanction or notice (of the player's own)."""
+
+    status = 404

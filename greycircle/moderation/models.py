@@ -1,5 +1,6 @@
-"""The moderation log (one row per action on one user or game, written once, never changed) and
-the flags that point staff at what may need an action (patterns found by other apps)."""
+"""The moderation log (one row per action on one user or game, written once, never changed), the
+flags that point staff at what may need an action (patterns found by other apps), and the
+sanctions staff impose on players (greycircle.moderation.sanctions)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ class ModerationActionKind(models.TextChoices):
     USER_DELETE = "user_delete", "Deleted an account"
     GAME_ABORT = "game_abort", "Aborted a game"
     FLAG_REVIEW = "flag_review", "Reviewed a flag"
+    SANCTION_WARN = "sanction_warn", "Warned a player"
+    SANCTION_MUTE = "sanction_mute", "Muted a player's chat"
+    SANCTION_RATED_BAR = "sanction_rated_bar", "Barred a player from rated games"
+    SANCTION_RENAME = "sanction_rename", "Renamed an offensive username"
+    SANCTION_LIFT = "sanction_lift", "Lifted a sanction"
 
 
 class ModerationAction(models.Model):
@@ -139,3 +145,64 @@ class Flag(models.Model):
 
     def __str__(self) -> str:
         return self.description
+
+
+class SanctionKind(models.TextChoices):
+    WARN = "warn", "Warning"
+    MUTE = "mute", "Chat muted"
+    RATED_BAR = "rated_bar", "Barred from rated games"
+    RENAME = "rename", "Username changed"
+    DEACTIVATE = "deactivate", "Account deactivated"
+
+
+class Sanction(models.Model):
+    """What staff (`created_by`) did to a player (`user`) about their conduct, and why.
+
+    `reason` is staff's and stays internal; `notice` is what the player is told. A mute and a
+    rated bar last `until`; a warning and a rename are notices the player acknowledges
+    (`acknowledged_at`); each is lifted (`lifted_at`, by `lifted_by`, for `lift_reason`) to undo
+    it. A rename keeps the username it replaced, to give it back when lifted. The effect itself
+    lives on the user (`chat_muted_until`, `rated_barred_until`, the username, `is_active`), where
+    every check reads it; the services here keep the two in step.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=16, choices=SanctionKind.choices)
+    reason = models.TextField(help_text="Why, in staff's words (never shown to the player).")
+    notice = models.TextField(help_text="What the player is told.")
+    until = models.DateTimeField(
+        null=True, blank=True, help_text="When a mute or a rated bar ends."
+    )
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    acknowledged_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player dismissed the notice."
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    lift_reason = models.TextField(blank=True)
+    old_username = models.CharField(max_length=150, blank=True)
+    new_username = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["mute", "rated_bar"], until__isnull=False)
+                | (~models.Q(kind__in=["mute", "rated_bar"]) & models.Q(until__isnull=True)),
+                name="sanction_until_for_timed_kinds_only",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.created:%Y-%m-%d %H:%M})"
