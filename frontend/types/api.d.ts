@@ -2042,7 +2042,10 @@ export interface components {
         GameReplay: components["schemas"]["CirclesGameReplay"] | components["schemas"]["CirKisGameReplay"] | components["schemas"]["KingsCornerGameReplay"];
         /** @description A frame `ws/games/{id}/` sends. */
         GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
-        /** @description The lobby paired your seek (`seek`) into `game`, which has started: open it. */
+        /**
+         * @description The lobby paired your seek (`seek`) into `game`, which has started: open it (the site's
+         *     pages open a live game at once, wherever the player is).
+         */
         GameStartedFrame: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2051,6 +2054,7 @@ export interface components {
             type: "game_started";
             game: number;
             kind: components["schemas"]["GameKindEnum"];
+            speed: components["schemas"]["SpeedEnum"];
             /** @description The game's version as it started. */
             version: number;
             /** @description Your seek it matched (`/api/v1/seeks/{id}/`). */

@@ -21,7 +21,8 @@ SENT_KEY = "lobby:pools-sent"
 
 
 def game_started(*, game: Game, seeks: Sequence[Seek]) -> None:
-    """Tell each player `game` paired that it started: the page opens it."""
+    """Tell each player `game` paired that it started: the page opens it (any page, for a live
+    game: its clock is about to run)."""
     publish(
         [
             (
@@ -31,6 +32,7 @@ def game_started(*, game: Game, seeks: Sequence[Seek]) -> None:
                         "type": "user.game_started",
                         "game": game.pk,
                         "kind": game.kind,
+                        "speed": game.speed,
                         "version": game.version,
                         "seek": seek.pk,
                     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from greycircle.games.frames import PongFrameSerializer, SocketErrorFrameSerializer, frame_type
-from greycircle.games.models import InvitationStatus
+from greycircle.games.models import GameSpeed, InvitationStatus
 from greycircle.games.serializers import ConstField, KindField, OneOfSerializer, OutcomeSerializer
 from greycircle.notifications.serializers import NotificationSerializer
 
@@ -193,11 +193,13 @@ class UnreadFrameSerializer(serializers.Serializer):
 
 
 class GameStartedFrameSerializer(serializers.Serializer):
-    """The lobby paired your seek (`seek`) into `game`, which has started: open it."""
+    """The lobby paired your seek (`seek`) into `game`, which has started: open it (the site's
+    pages open a live game at once, wherever the player is)."""
 
     type = frame_type("game_started")
     game = serializers.IntegerField()
     kind = KindField()
+    speed = serializers.ChoiceField(choices=GameSpeed.choices)
     version = serializers.IntegerField(help_text="The game's version as it started.")
     seek = serializers.IntegerField(help_text="Your seek it matched (`/api/v1/seeks/{id}/`).")
 

@@ -79,6 +79,7 @@ async def test_both_paired_players_hear_game_started_on_their_own_stream():
     frames = [await stream.receive_json_from() for stream in streams]
     assert [frame["type"] for frame in frames] == ["game_started", "game_started"]
     assert {frame["game"] for frame in frames} == {matched["game"]}
+    assert {frame["speed"] for frame in frames} == {"live"}
     assert frames[1]["seek"] == matched["id"]
     for stream in streams:
         await stream.disconnect()

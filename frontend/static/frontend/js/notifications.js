@@ -169,8 +169,14 @@ function received(message) {
   } else if (message.type === "unread") {
     setUnread(message.unread_count);
     inboxMarkRead(message.read);
-  } else if (message.type !== "game_started") {
-    // (`game_started`, the lobby paired a seek: only passed on, to the lobby's page.)
+  } else if (message.type === "game_started") {
+    // The lobby paired a seek. Its own page opens the game; elsewhere a live game opens at once
+    // (its clock is about to run), unless it is the page shown already.
+    const path = `/games/${message.game}/`;
+    if (message.speed === "live" && !document.getElementById("lobby") && location.pathname !== path) {
+      location.assign(path);
+    }
+  } else {
     return;
   }
   window.dispatchEvent(new CustomEvent("greycircle:me", { detail: message }));
