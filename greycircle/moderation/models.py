@@ -23,6 +23,7 @@ class ModerationActionKind(models.TextChoices):
     SANCTION_RATED_BAR = "sanction_rated_bar", "Barred a player from rated games"
     SANCTION_RENAME = "sanction_rename", "Renamed an offensive username"
     SANCTION_LIFT = "sanction_lift", "Lifted a sanction"
+    REPORTS_DISMISS = "reports_dismiss", "Dismissed reports"
 
 
 class ModerationAction(models.Model):
