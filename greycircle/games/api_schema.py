@@ -58,6 +58,12 @@ ETAG_HEADER = OpenApiParameter(
 
 NOT_A_PLAYER = {403: error_response("You are not playing in this game.", "not_a_player")}
 
+RATED_BARRED_TEXT = (
+    "Barred from rated games by a moderator, until the date `detail` gives (casual games stay "
+    "open)."
+)
+RATED_BARRED = {403: error_response(RATED_BARRED_TEXT, "rated_barred")}
+
 BAD_FILTER = {
     400: error_response(
         "A filter or page parameter is not valid.", "invalid", "unknown_kind", "invalid_page"
@@ -131,6 +137,7 @@ GAME_OPERATIONS = {
                 "bad_days_per_move",
                 "bad_time_control",
             ),
+            **RATED_BARRED,
             **TOO_MANY_GAMES,
         },
     ),
@@ -220,6 +227,7 @@ GAME_OPERATIONS = {
         responses={
             200: GameEnvelopeSerializer,
             400: error_response("No seat for you.", "not_open", "already_seated"),
+            **RATED_BARRED,
             **NOT_FOUND,
         },
     ),
@@ -283,7 +291,12 @@ GAME_OPERATIONS = {
         responses={
             201: GameEnvelopeSerializer,
             400: error_response("The game is not over yet.", "game_not_over"),
-            **NOT_A_PLAYER,
+            403: error_response(
+                "You are not playing in this game, or (a rated game) barred from rated games by "
+                "a moderator, until the date `detail` gives.",
+                "not_a_player",
+                "rated_barred",
+            ),
             **NOT_FOUND,
             **TOO_MANY_GAMES,
         },

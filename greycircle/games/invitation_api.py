@@ -81,7 +81,12 @@ class InvitationViewSet(viewsets.GenericViewSet):
         responses={
             200: GameEnvelopeSerializer,
             400: SEAT_UNAVAILABLE,
-            403: error_response("Only the invited player may accept.", "not_invitee"),
+            403: error_response(
+                "Only the invited player may accept; a rated game not while barred from rated "
+                "games by a moderator (`detail` gives until when).",
+                "not_invitee",
+                "rated_barred",
+            ),
             **NO_SUCH_INVITATION,
         },
     )

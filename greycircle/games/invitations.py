@@ -30,6 +30,7 @@ from greycircle.games.models import (
     OnDecline,
     Seat,
 )
+from greycircle.games.rated_bar import rated_bar_check
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -46,6 +47,8 @@ def invitation_accept(*, invitation_id: int, user: User) -> Game:
         others = {seat.user_id for seat in game.seats.all() if seat.user_id not in (None, user.pk)}
         if others & blocked_user_ids(user=user):
             raise GameInvalid("seat_unavailable", "You cannot take this seat any more.")
+        if game.rated:
+            rated_bar_check(user=user)
         invitation.status = InvitationStatus.ACCEPTED
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])

@@ -50,6 +50,7 @@ from greycircle.games.models import (
     OnDecline,
     Seat,
 )
+from greycircle.games.rated_bar import rated_bar_check
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -127,6 +128,8 @@ def game_create(
             f"The time per move is {', '.join(map(str, DaysPerMove.values))} days.",
         )
     _seats_check_blocks(creator=creator, seats=opponents)
+    if rated and any(not spec.ai_level for spec in opponents):  # computers never rate
+        rated_bar_check(user=creator)
     try:
         normalised_options = rules.validate_options(options or {})
     except IllegalMove as error:
@@ -174,6 +177,8 @@ def game_join(*, game_id: int, user: User, key: str = "") -> Game:
             raise GameInvalid("not_open", "This game is not waiting for players.")
         if any(seat.user_id == user.pk for seat in seats):
             raise GameInvalid("already_seated", "You already have a seat in this game.")
+        if game.rated:
+            rated_bar_check(user=user)
         open_seats = [seat for seat in seats if seat.is_open]
         if not open_seats:
             raise GameInvalid("not_open", "Every seat of this game is taken or promised.")
@@ -344,6 +349,8 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
             return existing
+        if game.rated and any(seat.user_id not in (None, user.pk) for seat in game.seats.all()):
+            rated_bar_check(user=user)
         # A player whose seat a computer took over is invited again, as a person.
         seats = [
             SeatSpec(user=seat.user) if seat.user_id else SeatSpec(ai_level=seat.ai_level)

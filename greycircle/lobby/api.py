@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from greycircle.api.schema import error_response
+from greycircle.games.api_schema import RATED_BARRED
 from greycircle.lobby import selectors, services
 from greycircle.lobby.serializers import PoolSerializer, SeekCreateSerializer, SeekSerializer
 
@@ -52,6 +53,7 @@ SEEK_OPERATIONS = {
                 "playing_live",
                 "too_many_seeks",
             ),
+            **RATED_BARRED,
             429: error_response(
                 "Too many seeks made (`THROTTLE_SEEK_CREATE`); wait the seconds in `Retry-After`.",
                 "throttled",

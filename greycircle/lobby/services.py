@@ -38,6 +38,7 @@ from greycircle.games import registry
 from greycircle.games.clocks import TimeControl
 from greycircle.games.errors import GameInvalid, GameNotFound
 from greycircle.games.models import DaysPerMove, Game, GameStatus
+from greycircle.games.rated_bar import rated_bar_check
 from greycircle.games.services import game_pair
 from greycircle.lobby import events
 from greycircle.lobby.models import Seek, SeekStatus, pool_key
@@ -118,6 +119,8 @@ def seek_create(
         raise GameInvalid("closed_account", "This account is closed.")
     if rated and user.is_guest:
         raise GameInvalid("guest_rated", "Guests play casual games: create an account to be rated.")
+    if rated:
+        rated_bar_check(user=user, now=now)
     pool = pool_key(
         kind=kind, time_control=time_control, days_per_move=days_per_move, seats=seats, rated=rated
     )
@@ -195,7 +198,14 @@ def seeks_pair(*, pool: str, now: datetime | None = None) -> list[Game]:
     now = now or timezone.now()
     try:
         with transaction.atomic():
-            seeks = list(_locked(_waiting().filter(pool=pool, user__is_active=True)))
+            seeks = list(
+                _locked(
+                    _waiting()
+                    .filter(pool=pool, user__is_active=True)
+                    # A seeker barred from rated games since seeking waits (rated_bar).
+                    .exclude(rated=True, user__rated_barred_until__gt=now)
+                )
+            )
             if len(seeks) < 2:
                 return []
             first = seeks[0]
