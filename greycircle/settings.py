@@ -361,6 +361,8 @@ REST_FRAMEWORK = {
         "game_create": os.environ.get("THROTTLE_GAME_CREATE", "10/min"),
         # Seeks made in the lobby (greycircle.lobby), each one a pairing attempt.
         "seek_create": os.environ.get("THROTTLE_SEEK_CREATE", "30/min"),
+        # Reports filed per player (greycircle.reports): staff read each one.
+        "report_file": os.environ.get("THROTTLE_REPORT_FILE", "10/day"),
         # Messages per user (greycircle.chat.screening.message_allowance): a burst and a day's
         # worth, in game chat and between friends.
         "chat": os.environ.get("THROTTLE_CHAT", "5/10s"),
@@ -388,6 +390,10 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "greycircle.games.models.GameStatus",
         "InvitationStatusEnum": "greycircle.games.models.InvitationStatus",
         "OnDeclineEnum": "greycircle.games.models.OnDecline",
+        # Two sets of choices have fields called `reason`: each its own name.
+        "ReasonEnum": "greycircle.ratings.models.UnratedReason",
+        "ReportReasonEnum": "greycircle.reports.models.ReportReason",
+        "ReportStatusEnum": "greycircle.reports.models.ReportStatus",
         "TakebackActionEnum": "greycircle.games.takebacks.TakebackAction",
     },
     # Row ids in paths (greycircle.converters) are integers, as ids are in every response.
@@ -467,6 +473,12 @@ GAMES_CLOCK_ABANDON_SECONDS = float(os.environ.get("GAMES_CLOCK_ABANDON_SECONDS"
 # made expires (an app seeking over REST without a socket).
 LOBBY_SWEEP_SECONDS = float(os.environ.get("LOBBY_SWEEP_SECONDS", "1"))
 LOBBY_LIVE_SEEK_GRACE_SECONDS = float(os.environ.get("LOBBY_LIVE_SEEK_GRACE_SECONDS", "15"))
+# Automatic reports (greycircle.reports): this many players reporting one within this many
+# hours; this many live games lost on time by one player within this many hours.
+REPORTS_BURST_COUNT = int(os.environ.get("REPORTS_BURST_COUNT", "5"))
+REPORTS_BURST_HOURS = float(os.environ.get("REPORTS_BURST_HOURS", "24"))
+REPORTS_STALLING_COUNT = int(os.environ.get("REPORTS_STALLING_COUNT", "3"))
+REPORTS_STALLING_HOURS = float(os.environ.get("REPORTS_STALLING_HOURS", "24"))
 # Thinking time of a computer player that searches, per move.
 GAMES_AI_BUDGET_MS = int(os.environ.get("GAMES_AI_BUDGET_MS", "1000"))
 # While computer turns queue up, each thinks less, down to this (greycircle.games.thinking).

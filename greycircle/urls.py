@@ -35,6 +35,7 @@ api_v1 = [
     path("leaderboards/<slug:kind>/", LeaderboardView.as_view(), name="leaderboard"),
     path("users/<str:username>/", ProfileView.as_view(), name="profile"),
     path("", include("greycircle.push.urls")),
+    path("", include("greycircle.reports.urls")),
     *router.urls,
 ]
 

@@ -807,6 +807,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reports I filed
+         * @description Newest first, paginated; each says whether a moderator has handled it.
+         */
+        get: operations["v1_reports_list"];
+        put?: never;
+        /**
+         * Report a player
+         * @description Ask the moderators to look at a player: at a game (`game`, and `username` for which of its players, unless only one other person plays it) or at their profile (`username` alone). Only what I can see: a target that does not exist and one I may not see are both `not_found`. Never myself; one open report per target; `THROTTLE_REPORT_FILE` a day (10). Guests may report messages only.
+         */
+        post: operations["v1_reports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/seeks/": {
         parameters: {
             query?: never;
@@ -3099,6 +3123,21 @@ export interface components {
             /** @description How many of my notifications are unread (not only on this page). */
             unread_count: number;
         };
+        PaginatedReportList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["Report"][];
+        };
         PaginatedSeekList: {
             /** @example 123 */
             count: number;
@@ -3389,6 +3428,49 @@ export interface components {
         };
         /** @enum {string} */
         ReminderEventEnum: "reminder";
+        /** @description A report as its reporter sees it: whether staff handled it, never what they did. */
+        Report: {
+            id: number;
+            reason: components["schemas"]["ReportReasonEnum"];
+            /** Format: date-time */
+            created: string;
+            /**
+             * @description `handled` once a moderator has looked at it.
+             *
+             *     * `open` - Open
+             *     * `handled` - Handled
+             */
+            status: components["schemas"]["ReportStatusEnum"];
+        };
+        ReportCreateRequest: {
+            reason: components["schemas"]["ReportReasonEnum"];
+            /**
+             * @description What happened, in the reporter's words (optional).
+             * @default
+             */
+            comment: string;
+            /** @description The player reported: alone, their profile; with `game`, which of its players (needed when it has more than one other person). */
+            username?: string | null;
+            /** @description A game's id. */
+            game?: number | null;
+        };
+        /**
+         * @description * `abusive_chat` - Abusive chat
+         *     * `cheating` - Cheating
+         *     * `sandbagging` - Sandbagging or rating manipulation
+         *     * `stalling` - Stalling
+         *     * `offensive_username` - Offensive username
+         *     * `spam` - Spam
+         *     * `other` - Other
+         * @enum {string}
+         */
+        ReportReasonEnum: "abusive_chat" | "cheating" | "sandbagging" | "stalling" | "offensive_username" | "spam" | "other";
+        /**
+         * @description * `open` - Open
+         *     * `handled` - Handled
+         * @enum {string}
+         */
+        ReportStatusEnum: "open" | "handled";
         /** @enum {string} */
         RoundOverTypeEnum: "round_over";
         Seat: {
@@ -6929,6 +7011,134 @@ export interface operations {
                 };
             };
             /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_reports_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedReportList"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_reports_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description The report cannot be filed as asked. Error codes: `invalid`, `no_target`, `self`, `duplicate`, `guest`, `username_required`, `comment_too_long`, `unknown_reason`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such player, game or message, or not one I can see. Error codes: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many reports today (`THROTTLE_REPORT_FILE`); wait the seconds in `Retry-After`. Error codes: `throttled`. */
             429: {
                 headers: {
                     [name: string]: unknown;
