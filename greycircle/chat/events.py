@@ -1,0 +1,44 @@
+"""Chat's live updates, through the games' groups (greycircle.games.events: one per audience),
+sent once the change is committed. A group message carries what every socket of the audience
+may be sent; each socket then leaves out what its own user may not see (a blocked author, a
+hidden message of someone else, everything while chat is off) and says whether its links are
+clickable for them (greycircle.chat.consumers).
+"""
+
+from __future__ import annotations
+
+from greycircle.chat.models import ChatRoom, GameMessage
+from greycircle.chat.selectors import game_message_json
+from greycircle.games.events import game_group, jsonable, publish
+from greycircle.games.models import GAME_OVER, Game
+from greycircle.games.selectors import game_audiences
+
+
+def game_message_audiences(*, game: Game, room: str) -> list[int | None]:
+    """The audiences (seats, None for spectators) that may read `room` of `game` now."""
+    seats = [seat for seat in game_audiences(game=game) if seat is not None]
+    if room == ChatRoom.PLAYERS:
+        return seats
+    return [*seats, None] if game.status in GAME_OVER else [None]
+
+
+def game_message_published(*, message: GameMessage, game: Game) -> None:
+    """Send `message` to the sockets of every audience that may read its room."""
+    payload = {
+        "type": "chat.message",
+        "message": jsonable(game_message_json(message=message, links=False)),
+        "author_id": message.author_id,
+        "has_links": message.has_links,
+    }
+    publish(
+        [
+            (game_group(game.pk, seat), payload)
+            for seat in game_message_audiences(game=game, room=message.room)
+        ]
+    )
+
+
+def game_chat_switched(*, game: Game, user_id: int) -> None:
+    """Tell `user_id`'s sockets of `game` (in whichever audience) that their chat switch moved."""
+    payload = {"type": "chat.switch", "user_id": user_id}
+    publish([(game_group(game.pk, seat), payload) for seat in game_audiences(game=game)])

@@ -1,0 +1,123 @@
+"""Posting in a game's chat, turning it off, and staff's review of flagged messages.
+
+Every refusal is a `MessageRefused` with its code: `game_not_found` (no such game, or one the
+poster may not see), `invalid_room`, `not_a_player` (the players' room is for the people seated),
+`not_a_spectator` (the spectators' room is not for them), `chat_off` (the poster turned chat off,
+in their settings or for this game), `chat_muted` (by a moderator, `until` when),
+`message_empty`, `message_too_long`, `too_many_messages` (429, `retry_after`). A refused message
+changes nothing. What the poster is checked against is read afresh (a socket's user may be
+hours old: muted since, or chat turned off in another tab).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from greycircle.chat import events
+from greycircle.chat.errors import MessageForbidden, MessageNotFound, MessageRefused
+from greycircle.chat.models import ChatRoom, GameChatOff, GameMessage
+from greycircle.chat.screening import message_allowance, message_screen
+from greycircle.chat.selectors import game_chat_off_here
+from greycircle.chat.signals import message_flagged
+from greycircle.games.models import Game
+from greycircle.games.selectors import game_get, game_visible_to, seat_index_for
+
+# The rate limits' scope (settings: `chat` and `chat_daily`).
+CHAT_SCOPE = "chat"
+FLAG_REASON_MAX = GameMessage._meta.get_field("flag_reason").max_length
+
+
+def game_message_post(
+    *,
+    user: Any,
+    game_id: int,
+    room: str,
+    body: Any,
+    key: str = "",
+    now: datetime | None = None,
+) -> GameMessage:
+    """Post `body` in `room` of game `game_id` as `user` (who followed a link with `key`); a
+    flagged message is kept hidden (shown to its author) and `message_flagged` sent. Everyone who
+    may read it gets it live once it is committed (greycircle.chat.events)."""
+    now = now or timezone.now()
+    game = _game_seen(user=user, game_id=game_id, key=key)
+    if room not in ChatRoom.values:
+        raise MessageRefused("invalid_room", "The room is `players` or `spectators`.")
+    seated = seat_index_for(game=game, viewer=user) is not None
+    if room == ChatRoom.PLAYERS and not seated:
+        raise MessageForbidden(
+            "not_a_player", "Only the game's players write in its players' chat."
+        )
+    if room == ChatRoom.SPECTATORS and seated:
+        raise MessageForbidden(
+            "not_a_spectator", "The game's players do not write in its spectators' chat."
+        )
+    _may_talk(user=user, game=game, now=now)
+    screening = message_screen(text=body)
+    message_allowance(user=user, scope=CHAT_SCOPE)
+    with transaction.atomic():
+        message = GameMessage.objects.create(
+            game=game,
+            room=room,
+            author=user,
+            body=screening.text,
+            created=now,
+            has_links=screening.has_links,
+            hidden=screening.flagged,
+            flag_reason=screening.reason[:FLAG_REASON_MAX],
+        )
+        if screening.flagged:
+            transaction.on_commit(
+                lambda: message_flagged.send(
+                    sender=GameMessage, message=message, reason=screening.reason
+                )
+            )
+        transaction.on_commit(lambda: events.game_message_published(message=message, game=game))
+    return message
+
+
+def game_chat_switch(*, user: Any, game_id: int, on: bool, key: str = "") -> bool:
+    """Turn chat on or off for `user` in this game (their settings' switch stays as it is);
+    returns whether it is now on here. Their open sockets of the game hear of it."""
+    game = _game_seen(user=user, game_id=game_id, key=key)
+    with transaction.atomic():
+        if on:
+            GameChatOff.objects.filter(user_id=user.pk, game=game).delete()
+        else:
+            GameChatOff.objects.get_or_create(user_id=user.pk, game=game)
+        transaction.on_commit(lambda: events.game_chat_switched(game=game, user_id=user.pk))
+    return not game_chat_off_here(user=user, game_id=game.pk)
+
+
+def game_message_review(*, message: GameMessage, now: datetime | None = None) -> GameMessage:
+    """Staff looked at a flagged message and found it fine: shown to everybody from now on."""
+    message.hidden = False
+    message.reviewed_at = now or timezone.now()
+    message.save(update_fields=["hidden", "reviewed_at"])
+    return message
+
+
+def _game_seen(*, user: Any, game_id: int, key: str) -> Game:
+    game = game_get(game_id=game_id)
+    if game is None or not game_visible_to(game=game, viewer=user, key=key):
+        raise MessageNotFound("game_not_found", "No such game.")
+    return game
+
+
+def _may_talk(*, user: Any, game: Game, now: datetime) -> None:
+    enabled, muted_until = (
+        User.objects.filter(pk=user.pk).values_list("chat_enabled", "chat_muted_until").get()
+    )
+    if not enabled or game_chat_off_here(user=user, game_id=game.pk):
+        raise MessageForbidden("chat_off", "You turned chat off: turn it on to write.")
+    if muted_until is not None and muted_until > now:
+        raise MessageForbidden(
+            "chat_muted",
+            f"A moderator muted your chat until {muted_until:%Y-%m-%d %H:%M} UTC.",
+            until=muted_until.isoformat(),
+        )
