@@ -5,6 +5,7 @@ from rest_framework.routers import SimpleRouter
 
 import greycircle.converters  # noqa: F401 (registers the <id:...> path converter)
 from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, GuestUpgradeView
+from greycircle.conversations.api import ConversationViewSet
 from greycircle.api import handlers
 from greycircle.games.api import GameViewSet
 from greycircle.games.invitation_api import InvitationViewSet
@@ -26,6 +27,7 @@ router.register("friends", FriendViewSet, basename="friend")
 router.register("blocks", BlockViewSet, basename="block")
 router.register("notifications", NotificationViewSet, basename="notification")
 router.register("seeks", SeekViewSet, basename="seek")
+router.register("conversations", ConversationViewSet, basename="conversation")
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
@@ -54,6 +56,7 @@ urlpatterns = [
     path("", include("greycircle.ratings.urls")),
     path("", include("greycircle.profiles.urls")),
     path("", include("greycircle.lobby.urls")),
+    path("", include("greycircle.conversations.urls")),
     path("", include("frontend.urls")),
 ]
 

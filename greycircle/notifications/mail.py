@@ -63,6 +63,7 @@ ACTION_OF_KIND: dict[str, str] = {
     NotificationKind.GAME_OVER: "See the game",
     NotificationKind.REMINDER: "Make your move",
     NotificationKind.TIME_RUNNING_OUT: "Make your move",
+    NotificationKind.MESSAGE: "Read the message",
 }
 
 # At most one "your turn" mail per game and recipient in this time.

@@ -32,6 +32,8 @@ Choices:
   21's audit: a task run again after a cut connection told an old "your turn" after a newer
   one). A row per game, refreshed, rather than a separate record of the last version told: the
   same order and lock then hold for every game, whoever sits at it.
+- A friend's messages leave one unread notification per conversation (texts: `Draft.coalesce`):
+  each new message refreshes it, as a game's play does its own; reading the conversation reads it.
 - Marking read publishes the new unread count on `ws/me/` (`{"type": "unread"}`), so every tab
   and app of the user corrects its badge.
 """
@@ -136,6 +138,14 @@ def notification_deliver(*, user_id: int, event: str, data: Mapping[str, Any]) -
                     unread_count=notifications_unread_count(user=user_id),
                     applied=False,
                 )
+        elif draft is not None and draft.coalesce:
+            earlier = list(
+                Notification.objects.filter(
+                    recipient_id=user_id, kind=draft.kind, link=draft.link, read=False
+                )
+                .annotate(mailed=Exists(MailSent.objects.filter(notification=OuterRef("pk"))))
+                .order_by("-created", "-pk")
+            )
         elif draft is not None and _already_kept(user_id=user_id, draft=draft, version=version):
             return Delivery(
                 notification=None,
@@ -306,6 +316,16 @@ def notifications_read_for_friends(*, user: Any) -> int:
     if not user.is_authenticated:
         return 0
     read = _mark_read(Notification.objects.filter(recipient=user, kind__in=FRIEND_KINDS))
+    if read:
+        _unread_changed(user_id=user.pk, read=read)
+    return len(read)
+
+
+def notifications_read_for_link(*, user: Any, kind: str, link: str) -> int:
+    """`user` saw what their notifications of `kind` leading to `link` are about (a friend's
+    messages, on their conversation's page): they are read. How many were not."""
+    notifications = Notification.objects.filter(recipient=user, kind=kind, link=link)
+    read = _mark_read(notifications)
     if read:
         _unread_changed(user_id=user.pk, read=read)
     return len(read)

@@ -35,6 +35,9 @@ class Draft:
     game_id: int | None = None
     quiet: bool = False
     """True: for no channel, kept hidden only to order the game's events (see the module)."""
+    coalesce: bool = False
+    """True: an unread notification of the same kind and link is refreshed rather than another
+    kept (a friend's messages: one unread notification per conversation)."""
 
 
 # Events of the invitations a player sent, as their kind says the answer.
@@ -129,6 +132,10 @@ def draft_for(
     if event == "friend_accepted":
         text = f"{by} accepted your friend request"
         return Draft(NotificationKind.FRIEND_ACCEPTED, text, friends)
+    if event == "message":
+        # Never the message itself: it may be mailed or pushed, and staff may yet hide it.
+        link = reverse("messages-thread", args=[by])
+        return Draft(NotificationKind.MESSAGE, f"{by} sent you a message", link, coalesce=True)
     if game is None or event not in GAME_EVENTS:
         return None
     seats = list(seats)
