@@ -91,8 +91,12 @@ def sanctions_of(*, user_id: int) -> QuerySet[Sanction]:
 def sanctions_active(*, user: User, now: datetime | None = None) -> QuerySet[Sanction]:
     """`user`'s sanctions in force at `now`, newest first: not lifted, a mute or bar not yet
     ended, a warning or rename not yet acknowledged, a deactivation."""
-    now = now or timezone.now()
-    return Sanction.objects.filter(user_id=user.pk, lifted_at__isnull=True).filter(
+    return Sanction.objects.filter(in_force(now=now or timezone.now()), user_id=user.pk)
+
+
+def in_force(*, now: datetime) -> Q:
+    """The condition of a sanction in force at `now` (see `sanctions_active`)."""
+    return Q(lifted_at__isnull=True) & (
         Q(kind__in=list(TIMED_FIELDS), until__gt=now)
         | Q(kind__in=list(ACKNOWLEDGED_KINDS), acknowledged_at__isnull=True)
         | Q(kind=SanctionKind.DEACTIVATE)

@@ -203,3 +203,81 @@ def test_staff_without_the_change_permission_may_read_flags_but_not_review_them(
     )
     open_flag.refresh_from_db()
     assert open_flag.reviewed_at is None
+
+
+# --- sanctions -----------------------------------------------------------------------------------
+
+SANCTIONS = "/admin/moderation/sanction/"
+
+
+@pytest.fixture
+def moderator():
+    """Staff in the Moderators group, not a superuser."""
+    from django.contrib.auth.models import Group
+
+    from greycircle.moderation.permissions import MODERATORS_GROUP
+
+    user = UserFactory(username="mod", is_staff=True)
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    return user
+
+
+@pytest.fixture
+def moderator_client(moderator):
+    client = Client()
+    client.force_login(moderator)
+    return client
+
+
+def test_a_moderator_lists_sanctions_read_only_and_filters_them(moderator_client, moderator, bob):
+    from greycircle.moderation.sanctions import sanction_impose, sanction_lift
+
+    mute = sanction_impose(actor=moderator, user_id=bob.pk, kind="mute", reason="Rude", days=2)
+    warning = sanction_impose(actor=moderator, user_id=bob.pk, kind="warn", reason="Rude again")
+    sanction_lift(actor=moderator, sanction_id=warning.pk, reason="Misread the chat.")
+
+    response = moderator_client.get(SANCTIONS)
+
+    assert listed(response) == [warning, mute]
+    content = response.content.decode()
+    assert "Rude again" in content
+    assert f'href="/admin/accounts/user/{bob.pk}/change/">bob</a>' in content
+    assert listed(moderator_client.get(SANCTIONS, {"status": "active"})) == [mute]
+    assert listed(moderator_client.get(SANCTIONS, {"status": "lifted"})) == [warning]
+    assert moderator_client.get(f"{SANCTIONS}{mute.pk}/change/").status_code == 200
+    assert moderator_client.get(f"{SANCTIONS}add/").status_code == 403
+
+
+def test_a_moderator_lifts_a_sanction_with_a_reason(moderator_client, moderator, bob):
+    from greycircle.moderation.sanctions import sanction_impose
+
+    bar = sanction_impose(actor=moderator, user_id=bob.pk, kind="rated_bar", reason="Farm", days=9)
+    chosen = {"action": "lift_selected", "_selected_action": [bar.pk]}
+
+    asked = moderator_client.post(SANCTIONS, chosen)
+    assert "Lift these sanctions?" in asked.content.decode()
+    moderator_client.post(SANCTIONS, {**chosen, "confirm_moderation": "yes", "reason": ""})
+    bar.refresh_from_db()
+    assert bar.lifted_at is None, "no reason, no lift"
+
+    moderator_client.post(
+        SANCTIONS, {**chosen, "confirm_moderation": "yes", "reason": "Appeal: a sibling played."}
+    )
+
+    bar.refresh_from_db()
+    bob.refresh_from_db()
+    assert bar.lifted_by == moderator
+    assert bob.rated_barred_until is None
+    assert ModerationAction.objects.filter(
+        action="sanction_lift", reason="Appeal: a sibling played."
+    ).exists()
+
+
+def test_players_and_staff_outside_the_group_never_reach_the_sanctions(alice):
+    staff_only = Client()
+    staff_only.force_login(UserFactory(is_staff=True))
+    player = Client()
+    player.force_login(alice)
+
+    assert staff_only.get(SANCTIONS).status_code == 403
+    assert player.get(SANCTIONS).status_code == 302  # to the admin's log-in page
