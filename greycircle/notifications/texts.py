@@ -136,6 +136,10 @@ def draft_for(
         # Never the message itself: it may be mailed or pushed, and staff may yet hide it.
         link = reverse("messages-thread", args=[by])
         return Draft(NotificationKind.MESSAGE, f"{by} sent you a message", link, coalesce=True)
+    if event == "report_handled":
+        # Never what was done, nor to whom beyond the name they reported (reports.resolution).
+        text = f"Thank you: the moderators have looked at your report about {data.get('name')}"
+        return Draft(NotificationKind.REPORT_HANDLED, text, reverse("inbox"))
     if game is None or event not in GAME_EVENTS:
         return None
     seats = list(seats)

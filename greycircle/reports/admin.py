@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -19,8 +19,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from greycircle.moderation import pages as moderation_pages
+from greycircle.moderation import sanctions
 from greycircle.moderation import selectors as moderation_selectors
-from greycircle.reports import desk
+from greycircle.moderation.errors import ModerationError
+from greycircle.moderation.forms import ReasonForm
+from greycircle.reports import desk, resolution
+from greycircle.reports.desk_forms import ResolveForm
 from greycircle.reports.models import Report, ReportReason, ReportSource
 
 
@@ -57,6 +61,21 @@ class ReportAdmin(admin.ModelAdmin):
 
         return [
             path("player/<int:user_id>/", view(self.case_view), name="reports_report_case"),
+            path(
+                "player/<int:user_id>/assign/",
+                view(self.assign_view),
+                name="reports_report_assign",
+            ),
+            path(
+                "player/<int:user_id>/resolve/",
+                view(self.resolve_view),
+                name="reports_report_resolve",
+            ),
+            path(
+                "player/<int:user_id>/sanctions/<int:sanction_id>/lift/",
+                view(self.lift_view),
+                name="reports_report_lift",
+            ),
             *super().get_urls(),
         ]
 
@@ -110,22 +129,34 @@ class ReportAdmin(admin.ModelAdmin):
         )
         return TemplateResponse(request, "admin/reports/desk/queue.html", context)
 
-    def case_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
-        """One player's case: their open reports with the evidence, and what came before."""
-        if not self.has_view_permission(request):
+    def _player(self, request: HttpRequest, user_id: int, *, act: bool = False) -> Any:
+        """The player whose case it is, if the staff member may see it (and act on it)."""
+        if not self.has_view_permission(request) or (act and not self.has_act_permission(request)):
             raise PermissionDenied
         player = get_user_model().objects.filter(pk=user_id).first()
         if player is None:
             raise Http404
+        return player
+
+    def case_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
+        """One player's case: their open reports with the evidence, and what came before."""
+        return self._case_page(request, self._player(request, user_id))
+
+    def _case_page(
+        self, request: HttpRequest, player: Any, *, form: ResolveForm | None = None
+    ) -> HttpResponse:
         reports = desk.case_open_reports(user_id=player.pk)
+        history = desk.case_sanctions(user_id=player.pk)
         context = self._context(
             request,
             title=f"Reports about {player.username}",
             subtitle=None,
             player=player,
             reports=reports,
+            form=form or ResolveForm(reports=reports),
             games=desk.case_games(reports=reports),
             earlier=desk.case_earlier_reports(user_id=player.pk),
+            sanctions=history,
             log=moderation_pages.log_table(
                 moderation_selectors.moderation_log(user_id=player.pk),
                 more_url=moderation_pages.log_url(user__id__exact=player.pk),
@@ -135,3 +166,97 @@ class ReportAdmin(admin.ModelAdmin):
             quick_moves=desk.QUICK_LOSS_MOVES,
         )
         return TemplateResponse(request, "admin/reports/desk/case.html", context)
+
+    def assign_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
+        """POST: take the player's open reports (GET only shows the case)."""
+        player = self._player(request, user_id, act=True)
+        if request.method == "POST":
+            count = resolution.reports_assign(actor=request.user, user_id=player.pk)
+            self.message_user(
+                request,
+                f"{count} open report{'s' if count != 1 else ''} about {player.username} "
+                "assigned to you.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(self.case_url(player.pk))
+
+    def resolve_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
+        """POST the case page's form: its confirmation page; POST that confirmed: resolve the
+        reports and go back to the queue. A form with errors shows the case again."""
+        player = self._player(request, user_id, act=True)
+        if request.method != "POST":
+            return HttpResponseRedirect(self.case_url(player.pk))
+        reports = desk.case_open_reports(user_id=player.pk)
+        form = ResolveForm(request.POST, reports=reports)
+        if not form.is_valid():
+            return self._case_page(request, player, form=form)
+        data = form.cleaned_data
+        if moderation_pages.CONFIRMED not in request.POST:
+            chosen = [report for report in reports if report.pk in data["reports"]]
+            context = self._context(
+                request,
+                title=f"{form.summary(name=player.username)}?",
+                subtitle=None,
+                player=player,
+                form=form,
+                chosen=chosen,
+                summary=form.summary(name=player.username),
+                confirmed=moderation_pages.CONFIRMED,
+                cancel_url=self.case_url(player.pk),
+            )
+            return TemplateResponse(request, "admin/reports/desk/confirm_resolve.html", context)
+        try:
+            handled = resolution.reports_resolve(
+                actor=request.user,
+                report_ids=data["reports"],
+                action=data["action"],
+                reason=data["reason"],
+                days=data["days"],
+                username=data["username"],
+                notice=data["notice"],
+            )
+        except ModerationError as error:
+            form.add_error(None, error.detail)
+            return self._case_page(request, player, form=form)
+        self.message_user(
+            request,
+            f"Done: {form.summary(name=player.username)}; {len(handled)} "
+            f"report{'s' if len(handled) != 1 else ''} handled, the reporters thanked.",
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:reports_report_changelist"))
+
+    def lift_view(self, request: HttpRequest, user_id: int, sanction_id: int) -> HttpResponse:
+        """GET: ask why; POST with a reason: lift the sanction (recorded, the player told)."""
+        player = self._player(request, user_id, act=True)
+        sanction = sanctions.sanctions_of(user_id=player.pk).filter(pk=sanction_id).first()
+        if sanction is None:
+            raise Http404
+        form = ReasonForm(request.POST) if request.method == "POST" else ReasonForm()
+        if request.method == "POST" and form.is_valid():
+            try:
+                sanctions.sanction_lift(
+                    actor=request.user, sanction_id=sanction.pk, reason=form.cleaned_data["reason"]
+                )
+            except ModerationError as error:
+                self.message_user(request, error.detail, messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    f"Lifted {player.username}'s sanction: {sanction.get_kind_display().lower()}.",
+                    messages.SUCCESS,
+                )
+            return HttpResponseRedirect(self.case_url(player.pk) + "#sanctions")
+        return moderation_pages.confirmation_page(
+            self,
+            request,
+            form=form,
+            title="Lift this sanction?",
+            question=f"Lift this sanction of {player.username}? It is undone at once and the "
+            "player is told.",
+            objects=[
+                f"{sanction.get_kind_display()}, {sanction.created:%Y-%m-%d}: {sanction.reason}"
+            ],
+            submit="Yes, lift it",
+            cancel_url=self.case_url(player.pk),
+        )

@@ -16,8 +16,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, Min, OuterRef, QuerySet
+from django.utils import timezone
 
 from greycircle.games.models import Game, GameStatus, Move, Seat
+from greycircle.moderation import sanctions
+from greycircle.moderation.models import Sanction
 from greycircle.ratings.models import PlayerRating, RatingChange
 from greycircle.ratings.suspicion import QUICK_LOSS_MOVES
 from greycircle.reports.models import Report, ReportReason, ReportSource, ReportStatus
@@ -230,3 +233,30 @@ def case_games(*, reports: Sequence[Report]) -> list[Game]:
     return list(
         Game.objects.filter(pk__in=game_ids).defer("state", "seed").with_seats().order_by("pk")
     )
+
+
+@dataclass(frozen=True)
+class SanctionLine:
+    sanction: Sanction
+    active: bool  # in force now (a warning: until the player acknowledges it)
+    liftable: bool  # not lifted, and not a mute or bar that has ended
+
+
+def case_sanctions(*, user_id: int, now: datetime | None = None) -> list[SanctionLine]:
+    """Every sanction of the player, newest first, marked whether it is in force now and
+    whether it can still be lifted."""
+    now = now or timezone.now()
+    history = list(sanctions.sanctions_of(user_id=user_id).order_by("-created", "-pk"))
+    if not history:
+        return []
+    active = set(
+        sanctions.sanctions_active(user=history[0].user, now=now).values_list("pk", flat=True)
+    )
+    return [
+        SanctionLine(
+            sanction=s,
+            active=s.pk in active,
+            liftable=s.lifted_at is None and (s.until is None or s.until > now),
+        )
+        for s in history
+    ]

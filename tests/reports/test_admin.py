@@ -6,8 +6,12 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from greycircle.games.services import SeatSpec
+from greycircle.moderation import sanctions
+from greycircle.moderation.models import ModerationAction
+from greycircle.reports.models import Report, ReportStatus
+from tests.admin_pages import message_texts
 from tests.factories import UserFactory, game_started
-from tests.reports.desk_helpers import DESK, case_url, report
+from tests.reports.desk_helpers import DESK, REASON, case_url, report
 
 pytestmark = pytest.mark.django_db
 
@@ -63,6 +67,92 @@ def test_the_case_page_shows_the_reports_and_the_games_without_hidden_informatio
     assert f'href="/admin/games/game/{game.pk}/change/">Game #{game.pk}</a>' in content
     assert str(game.seed) not in content
     assert [opponent.user for opponent in response.context["opponents"]] == [alice]
+
+
+# --- acting ------------------------------------------------------------------------------------
+
+
+def test_assigning_from_the_case_page(admin_client, staff, alice, bob):
+    filed = report(bob, reporter=alice)
+
+    response = admin_client.post(f"{case_url(bob)}assign/", follow=True)
+
+    assert message_texts(response) == ["1 open report about bob assigned to you."]
+    filed.refresh_from_db()
+    assert filed.assigned_to == staff
+
+
+def _resolve(client, player, reports, **fields):
+    data = {"reports": [r.pk for r in reports], "reason": REASON, **fields}
+    return client.post(f"{case_url(player)}resolve/", data)
+
+
+def test_resolving_asks_to_confirm_then_acts(admin_client, alice, bob):
+    filed = report(bob, reporter=alice)
+
+    asked = _resolve(admin_client, bob, [filed], action="mute", days="3")
+
+    assert asked.status_code == 200
+    assert "Mute bob&#x27;s chat for 3 days" in asked.content.decode()
+    assert 'name="confirm_moderation"' in asked.content.decode()
+    bob.refresh_from_db()
+    assert bob.chat_muted_until is None  # nothing yet
+
+    done = _resolve(admin_client, bob, [filed], action="mute", days="3", confirm_moderation="1")
+
+    assert done.status_code == 302
+    assert done["Location"] == DESK
+    bob.refresh_from_db()
+    assert bob.chat_muted_until is not None
+    filed.refresh_from_db()
+    assert filed.status == ReportStatus.HANDLED
+
+
+def test_resolving_without_a_reason_shows_the_case_again(admin_client, alice, bob):
+    filed = report(bob, reporter=alice)
+
+    response = _resolve(
+        admin_client, bob, [filed], action="dismiss", reason="", confirm_moderation="1"
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["reason"]
+    filed.refresh_from_db()
+    assert filed.status == ReportStatus.OPEN
+    assert not ModerationAction.objects.exists()
+
+
+def test_a_refusal_of_the_service_is_shown_on_the_case(admin_client, alice, bob):
+    filed = report(bob, reporter=alice, reason="offensive_username")
+
+    response = _resolve(
+        admin_client, bob, [filed], action="rename", username="alice", confirm_moderation="1"
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert Report.objects.get(pk=filed.pk).status == ReportStatus.OPEN
+
+
+def test_lifting_a_sanction_from_the_case_asks_why(admin_client, staff, alice, bob):
+    mute = sanctions.sanction_impose(
+        actor=staff, user_id=bob.pk, kind="mute", reason=REASON, days=2
+    )
+    lift = f"{case_url(bob)}sanctions/{mute.pk}/lift/"
+    assert f'href="{lift}"' in admin_client.get(case_url(bob)).content.decode()
+
+    asked = admin_client.post(lift, {"reason": ""})
+    assert asked.status_code == 200  # asked again
+    bob.refresh_from_db()
+    assert bob.chat_muted_until is not None
+
+    response = admin_client.post(lift, {"reason": "Muted by mistake."}, follow=True)
+
+    assert message_texts(response) == ["Lifted bob's sanction: chat muted."]
+    bob.refresh_from_db()
+    assert bob.chat_muted_until is None
+    mute.refresh_from_db()
+    assert mute.lift_reason == "Muted by mistake."
 
 
 # --- who may see it -----------------------------------------------------------------------------

@@ -1,0 +1,200 @@
+"""Resolving reports (greycircle.reports.resolution): each action with its log entry and its
+effect, the reports handled, the reporters thanked without the outcome; refusals change nothing."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from greycircle.moderation import sanctions
+from greycircle.moderation.errors import ModerationInvalid, ModerationPermissionDenied
+from greycircle.moderation.models import ModerationAction, ModerationActionKind, SanctionKind
+from greycircle.notifications.models import Notification, NotificationKind
+from greycircle.reports import resolution
+from greycircle.reports.models import Report, ReportOutcome, ReportStatus
+from tests.factories import UserFactory
+from tests.reports.desk_helpers import REASON, report
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def moderator():
+    return UserFactory(username="mod", is_staff=True)
+
+
+def resolve(moderator, reports, action, **options):
+    return resolution.reports_resolve(
+        actor=moderator,
+        report_ids=[r.pk for r in reports],
+        action=action,
+        reason=REASON,
+        **options,
+    )
+
+
+def test_assigning_takes_the_player_s_open_reports(moderator, alice, bob, carol):
+    first = report(bob, reporter=alice, target="a")
+    second = report(bob, reporter=carol, target="b", assigned_to=UserFactory(is_staff=True))
+    other = report(carol, reporter=alice)
+
+    assert resolution.reports_assign(actor=moderator, user_id=bob.pk) == 2
+
+    assert {r.assigned_to for r in Report.objects.filter(pk__in=[first.pk, second.pk])} == {
+        moderator
+    }
+    other.refresh_from_db()
+    assert other.assigned_to is None
+
+
+def test_a_player_cannot_assign(alice, bob):
+    report(bob, reporter=alice)
+    with pytest.raises(ModerationPermissionDenied):
+        resolution.reports_assign(actor=alice, user_id=bob.pk)
+
+
+def test_dismissing_handles_the_reports_and_records_it(moderator, alice, bob, carol):
+    reports = [report(bob, reporter=alice, target="a"), report(bob, reporter=carol, target="b")]
+
+    resolve(moderator, reports, "dismiss")
+
+    entry = ModerationAction.objects.get(user=bob)
+    assert (entry.action, entry.actor, entry.reason) == (
+        ModerationActionKind.REPORTS_DISMISS,
+        moderator,
+        REASON,
+    )
+    assert f"#{reports[0].pk}" in entry.description
+    for handled in Report.objects.filter(user=bob):
+        assert handled.status == ReportStatus.HANDLED
+        assert handled.outcome == ReportOutcome.DISMISSED
+        assert (handled.handled_by, handled.moderation_action) == (moderator, entry)
+        assert handled.handled_at is not None
+    assert not sanctions.sanctions_of(user_id=bob.pk).exists()
+
+
+def test_warning_imposes_the_sanction_and_links_its_log_entry(moderator, alice, bob):
+    filed = report(bob, reporter=alice)
+
+    resolve(moderator, [filed], "warn", notice="Mind your words.")
+
+    [warning] = sanctions.sanctions_of(user_id=bob.pk)
+    assert (warning.kind, warning.notice) == (SanctionKind.WARN, "Mind your words.")
+    filed.refresh_from_db()
+    assert filed.outcome == ReportOutcome.ACTIONED
+    assert filed.moderation_action.action == ModerationActionKind.SANCTION_WARN
+
+
+def test_muting_sets_the_player_s_mute(moderator, alice, bob):
+    resolve(moderator, [report(bob, reporter=alice)], "mute", days=3)
+
+    bob.refresh_from_db()
+    assert bob.chat_muted_until > timezone.now() + timedelta(days=2)
+    assert ModerationAction.objects.filter(
+        user=bob, action=ModerationActionKind.SANCTION_MUTE
+    ).exists()
+
+
+def test_barring_from_rated_games_sets_the_bar(moderator, alice, bob):
+    resolve(moderator, [report(bob, reporter=alice, reason="sandbagging")], "rated_bar", days=7)
+
+    bob.refresh_from_db()
+    assert bob.rated_barred_until > timezone.now() + timedelta(days=6)
+
+
+def test_renaming_gives_the_player_the_new_username(moderator, alice):
+    rude = UserFactory(username="rudename")
+    filed = report(rude, reporter=alice, reason="offensive_username")
+
+    resolve(moderator, [filed], "rename", username="calmname")
+
+    rude.refresh_from_db()
+    assert rude.username == "calmname"
+    filed.refresh_from_db()
+    assert filed.moderation_action.action == ModerationActionKind.SANCTION_RENAME
+
+
+def test_deactivating_deactivates_and_links_the_deactivation(moderator, alice, bob):
+    filed = report(bob, reporter=alice)
+
+    resolve(moderator, [filed], "deactivate")
+
+    bob.refresh_from_db()
+    assert not bob.is_active
+    filed.refresh_from_db()
+    assert filed.moderation_action.action == ModerationActionKind.USER_DEACTIVATE
+
+
+def test_each_reporter_is_thanked_once_without_the_outcome(
+    moderator, alice, bob, carol, deliver_notifications
+):
+    rude = UserFactory(username="rudename")
+    reports = [
+        report(rude, reporter=alice, target="a"),
+        report(rude, reporter=alice, target="b"),
+        report(rude, reporter=carol, target="c"),
+        report(rude),  # automatic: nobody to thank
+    ]
+
+    resolve(moderator, reports, "rename", username="calmname")
+    deliver_notifications()
+
+    told = Notification.objects.filter(kind=NotificationKind.REPORT_HANDLED)
+    assert sorted(n.recipient.username for n in told) == ["alice", "carol"]
+    for notification in told:
+        assert notification.text == (
+            "Thank you: the moderators have looked at your report about rudename"
+        )
+    assert not Notification.objects.filter(recipient=bob).exists()
+
+
+@pytest.mark.parametrize(
+    ("action", "options", "code"),
+    [
+        ("ban", {}, "bad_action"),
+        ("dismiss", {"days": 3}, "not_for_kind"),
+        ("mute", {}, "days_required"),
+    ],
+)
+def test_bad_requests_change_nothing(moderator, alice, bob, action, options, code):
+    filed = report(bob, reporter=alice)
+
+    with pytest.raises(ModerationInvalid) as refused:
+        resolve(moderator, [filed], action, **options)
+
+    assert refused.value.code == code
+    filed.refresh_from_db()
+    assert filed.status == ReportStatus.OPEN
+    assert not ModerationAction.objects.exists()
+    bob.refresh_from_db()
+    assert bob.chat_muted_until is None
+
+
+def test_reports_handled_already_or_of_two_players_are_refused(moderator, alice, bob, carol):
+    bobs, carols = report(bob, reporter=alice), report(carol, reporter=alice)
+    with pytest.raises(ModerationInvalid) as refused:
+        resolve(moderator, [bobs, carols], "warn")
+    assert refused.value.code == "several_players"
+
+    resolve(moderator, [bobs], "dismiss")
+    with pytest.raises(ModerationInvalid) as refused:
+        resolve(moderator, [bobs], "warn")
+    assert refused.value.code == "not_open"
+    assert not sanctions.sanctions_of(user_id=bob.pk).exists()
+
+
+def test_a_reason_is_required(moderator, alice, bob):
+    filed = report(bob, reporter=alice)
+    with pytest.raises(ModerationInvalid) as refused:
+        resolution.reports_resolve(
+            actor=moderator, report_ids=[filed.pk], action="dismiss", reason="  "
+        )
+    assert refused.value.code == "reason_required"
+
+
+def test_a_player_cannot_resolve(alice, bob):
+    filed = report(bob, reporter=alice)
+    with pytest.raises(ModerationPermissionDenied):
+        resolve(alice, [filed], "dismiss")
+    assert User.objects.get(pk=bob.pk).is_active
