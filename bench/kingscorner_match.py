@@ -1,12 +1,19 @@
-"""King's Corner: the `normal` computer player against `easy` ones, on the pure engine only.
+"""King's Corner: two players (levels or baselines) over seeded, paired deals, on the pure engine.
 
-    python -m bench.kingscorner_match --players 4 --games 200
+    python -m bench.kingscorner_match --a hard --b flatmc --players 2 --deals 60 --jobs 2
 
-Game ``g`` is dealt from seed ``base_seed + g`` and seats `normal` at seat ``g % players`` (so it
-starts one game in `players`); every other seat is `easy`. Each computer action gets its own seed
-from one `random.Random(base_seed)`, so a run is reproducible. Prints wins (a shared stalemate win
-counts as a win and is also reported on its own), losses, the win rate against the 1/players an
-equal player would get, and the mean thinking time per action of each level.
+Each deal is played twice with the sides swapped (bench.match_stats.paired_schedule): with two
+players A sits at seat 0 then seat 1; with four, A holds seats 0 and 2 then 1 and 3 (two of each).
+A game's score for A is the share of its winners that are A's seats (1 a win, 0 a loss, a shared
+stalemate win split). Prints A's score with its 95% Wilson interval, A's wins, losses and shared
+games, and each side's time per action, wall clock and CPU, mean and p99 (CPU tells a slow player
+from a busy machine), with the machine's load before and after.
+
+Players: `easy`, `normal`, `hard` (kingscorner.ai.choose_move with ``--budget-ms``; `hard` also
+``--hard-iterations`` to fix its iteration count: the clock still caps it at the budget) and the
+baselines of bench.kingscorner_baselines (`flatmc`). Every action's seed comes from one
+``random.Random(f"{seed}:{game}")``, so a run is reproducible where the clock does not cut `hard`
+short. ``--jobs`` plays games in that many processes.
 """
 
 from __future__ import annotations
@@ -15,94 +22,116 @@ import argparse
 import random
 import sys
 import time
-from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from time import perf_counter, process_time
 
-from kingscorner.ai import choose_move
-from kingscorner.rules import RULES
+from bench.kingscorner_baselines import BASELINES
+from bench.match_stats import PairedGame, Timing, machine_line, paired_schedule, wilson_interval
+from kingscorner.ai import LEVELS, choose_move, observe
+from kingscorner.ai_search import hard_move
+from kingscorner.rules import RULES, GameState, Move
 
 MAX_ACTIONS = 20_000
 
 
+@dataclass(frozen=True)
+class Player:
+    name: str
+    budget_ms: int
+    hard_iterations: int | None = None
+
+    def move(self, state: GameState, seed: int) -> Move:
+        if self.name in BASELINES:
+            return BASELINES[self.name](state, seed=seed)
+        if self.name == "hard" and self.hard_iterations is not None:
+            deadline = perf_counter() + self.budget_ms / 1000
+            return hard_move(
+                observe(state), seed=seed, iterations=self.hard_iterations, deadline=deadline
+            )
+        return choose_move(state, level=self.name, seed=seed, budget_ms=self.budget_ms)
+
+
 @dataclass
-class Tally:
-    games: int = 0
-    wins: int = 0
-    shared: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-    actions: Counter[str] = field(default_factory=Counter)
-    seconds: Counter[str] = field(default_factory=Counter)
-    slowest: float = 0.0
+class Result:
+    score: float
+    winners: list[int]
+    reason: str
+    timing: dict[str, Timing] = field(default_factory=dict)
 
 
-def play_game(
-    *, players: int, seed: int, normal_seat: int, rng: random.Random, budget_ms: int, tally: Tally
-) -> None:
-    state = RULES.new_game(players, seed=seed, options={})
+def play_game(players: dict[str, Player], game: PairedGame, index: int, seed: int) -> Result:
+    state = RULES.new_game(len(game.lineup), seed=game.seed, options={})
+    rng = random.Random(f"{seed}:{index}")
+    timing = {"a": Timing(), "b": Timing()}
     for _ in range(MAX_ACTIONS):
         seat = RULES.to_move(state)
         if seat is None:
             break
-        level = "normal" if seat == normal_seat else "easy"
-        started = time.perf_counter()
-        move = choose_move(state, level=level, seed=rng.getrandbits(63), budget_ms=budget_ms)
-        elapsed = time.perf_counter() - started
-        tally.actions[level] += 1
-        tally.seconds[level] += elapsed
-        if level == "normal":
-            tally.slowest = max(tally.slowest, elapsed)
+        side = game.lineup[seat]
+        wall, cpu = perf_counter(), process_time()
+        move = players[side].move(state, rng.getrandbits(63))
+        timing[side].record(perf_counter() - wall, process_time() - cpu)
         state = RULES.play(state, move)
     else:
-        raise RuntimeError(f"Game {seed} did not end in {MAX_ACTIONS} actions.")
+        raise RuntimeError(f"Deal {game.seed} did not end in {MAX_ACTIONS} actions.")
     outcome = RULES.outcome(state)
     assert outcome is not None
-    tally.games += 1
-    tally.reasons[outcome.reason] += 1
-    if normal_seat in outcome.winners:
-        tally.wins += 1
-        if len(outcome.winners) > 1:
-            tally.shared += 1
+    share = sum(1 for seat in outcome.winners if game.lineup[seat] == "a") / len(outcome.winners)
+    return Result(share, outcome.winners, outcome.reason, timing)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4, help="seats per game, 2-6")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1, help="base seed of deals and AI seeds")
-    parser.add_argument("--budget-ms", type=int, default=1000, help="the AI's budget_ms")
+    names = [*LEVELS, *BASELINES]
+    parser.add_argument("--a", choices=names, default="hard")
+    parser.add_argument("--b", choices=names, default="flatmc")
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument("--deals", type=int, default=60, help="each played twice, sides swapped")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget-ms", type=int, default=1000, help="the levels' budget_ms")
+    parser.add_argument("--hard-iterations", type=int, default=None)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games")
     args = parser.parse_args(argv)
-    if not RULES.min_seats <= args.players <= RULES.max_seats:
-        parser.error("--players must be 2 to 6")
 
-    rng = random.Random(args.seed)
-    tally = Tally()
+    players = {
+        "a": Player(args.a, args.budget_ms, args.hard_iterations),
+        "b": Player(args.b, args.budget_ms, args.hard_iterations),
+    }
+    schedule = paired_schedule(deals=args.deals, seats=args.players, seed=args.seed)
+    print(f"King's Corner: A={args.a} vs B={args.b}, {args.players} players, {args.deals} paired")
+    print(f"  deals ({len(schedule)} games), seed {args.seed}, budget {args.budget_ms} ms", end="")
+    print(f", hard iterations {args.hard_iterations or 'from the budget'}, {args.jobs} jobs")
+    print(f"  before: {machine_line()}", flush=True)
     started = time.perf_counter()
-    for game in range(args.games):
-        play_game(
-            players=args.players,
-            seed=args.seed + game,
-            normal_seat=game % args.players,
-            rng=rng,
-            budget_ms=args.budget_ms,
-            tally=tally,
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(
+            pool.map(
+                play_game,
+                [players] * len(schedule),
+                schedule,
+                range(len(schedule)),
+                [args.seed] * len(schedule),
+            )
         )
     wall = time.perf_counter() - started
 
-    losses = tally.games - tally.wins
-    rate = tally.wins / tally.games if tally.games else 0.0
-    print(
-        f"King's Corner: normal vs {args.players - 1} easy, {tally.games} games, seed {args.seed}"
-    )
-    print(f"  normal wins   {tally.wins} (shared stalemate wins: {tally.shared})")
-    print(f"  normal losses {losses}")
-    print(f"  win rate      {rate:.1%}  (an equal player: {1 / args.players:.1%})")
-    print(f"  endings       {dict(sorted(tally.reasons.items()))}")
-    for level in ("normal", "easy"):
-        count = tally.actions[level]
-        if count:
-            mean_ms = tally.seconds[level] / count * 1000
-            print(f"  {level:<7} {count} actions, mean {mean_ms:.3f} ms per action")
-    print(f"  normal slowest action {tally.slowest * 1000:.1f} ms; wall time {wall:.1f} s")
+    score = sum(result.score for result in results)
+    low, high = wilson_interval(score, len(results))
+    wins = sum(1 for result in results if result.score == 1)
+    losses = sum(1 for result in results if result.score == 0)
+    reasons: dict[str, int] = {}
+    for result in results:
+        reasons[result.reason] = reasons.get(result.reason, 0) + 1
+    print(f"  A scores {score / len(results):.3f} (95% interval {low:.3f}-{high:.3f})")
+    print(f"  A wins {wins}, loses {losses}, shares {len(results) - wins - losses}; {reasons}")
+    for side in ("a", "b"):
+        total = Timing()
+        for result in results:
+            total.wall += result.timing[side].wall
+            total.cpu += result.timing[side].cpu
+        print(f"  {side.upper()} {players[side].name:<7} {total.summary()}")
+    print(f"  after: {machine_line()}; wall time {wall:.0f} s")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Computer players for King's Corner. Pure: no Django, no I/O, no clock, no global random.
+"""Computer players for King's Corner. Pure: no Django, no I/O, no global random, and no clock
+but `hard`'s deadline.
 
 `choose_move(state, level=..., seed=..., budget_ms=...)` returns the *next single action* of the
 seat to move; the platform calls it once per action, and a computer's turn is the sequence of its
@@ -25,6 +26,12 @@ Levels
     being deterministic, continues the same plan. ``budget_ms`` caps the search by node count
     (``NODES_PER_MS`` nodes per millisecond) rather than by the clock, so answers never depend on
     the machine's speed.
+``hard``
+    Information-set Monte-Carlo tree search over determinizations of what the seat cannot see
+    (kingscorner.ai_search), weighing when to hold cards back. ``ITERATIONS_PER_MS`` iterations
+    per millisecond of ``budget_ms`` are its deterministic core (the same seed gives the same
+    action), and the clock caps them: it stops at ``budget_ms`` whatever the machine's load. So
+    "no clock" above holds for ``easy`` and ``normal``; ``hard`` reads the clock for its deadline.
 """
 
 from __future__ import annotations
@@ -32,8 +39,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Final
 
+from kingscorner.ai_search import hard_move
 from kingscorner.cards import (
     ACE,
     CORNERS,
@@ -46,11 +55,22 @@ from kingscorner.cards import (
 )
 from kingscorner.rules import END_TURN, RULES, GameState, Move, MovePile, PlayCard
 
-__all__ = ["LEVELS", "NODES_PER_MS", "Observation", "choose_move", "observe", "plan_turn"]
+__all__ = [
+    "ITERATIONS_PER_MS",
+    "LEVELS",
+    "NODES_PER_MS",
+    "Observation",
+    "choose_move",
+    "observe",
+    "plan_turn",
+]
 
-LEVELS: Final = ("easy", "normal")
+LEVELS: Final = ("easy", "normal", "hard")
 NODES_PER_MS: Final = 20
 MIN_NODES: Final = 2_000
+ITERATIONS_PER_MS: Final = 4
+"""`hard`'s iterations per millisecond of budget: about 70% of an idle core's pace, so on an idle
+machine the count, not the clock, ends the search (and the seed decides the answer)."""
 
 # Evaluation weights (a card in hand = CARD; the rest are relative to it).
 CARD: Final = 100.0
@@ -74,6 +94,8 @@ class Observation:
     piles: tuple[tuple[int, ...], ...]
     hand_sizes: tuple[int, ...]
     stock: int
+    plays_this_turn: int = 0
+    idle_turns: int = 0
 
 
 def observe(state: GameState) -> Observation:
@@ -92,12 +114,22 @@ def observe(state: GameState) -> Observation:
         piles=tuple(cards(view["piles"][name]) for name in PILE_NAMES),
         hand_sizes=tuple(view["hand_sizes"]),
         stock=view["stock"],
+        plays_this_turn=view["plays_this_turn"],
+        idle_turns=view["idle_turns"],
     )
 
 
 def choose_move(state: GameState, *, level: str, seed: int, budget_ms: int) -> Move:
-    """The next action of the seat to move at `level` ("easy" or "normal")."""
+    """The next action of the seat to move at `level` (one of `LEVELS`)."""
+    started = perf_counter()
     observation = observe(state)
+    if level == "hard":
+        return hard_move(
+            observation,
+            seed=seed,
+            iterations=max(1, budget_ms * ITERATIONS_PER_MS),
+            deadline=started + max(0, budget_ms) / 1000,
+        )
     if level == "easy":
         return _easy(observation, seed)
     if level == "normal":

@@ -2298,7 +2298,7 @@ export interface components {
             ratings: components["schemas"]["RatingSummary"][];
         };
         /** @enum {string} */
-        KingsCornerAiLevelEnum: "easy" | "normal";
+        KingsCornerAiLevelEnum: "easy" | "normal" | "hard";
         /**
          * @description End your turn: `{"action": "end_turn"}`. You draw the top card of the stock (nothing when
          *     it is empty) and the next seat plays. Always legal while the game is on.
