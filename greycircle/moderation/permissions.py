@@ -23,6 +23,9 @@ MODERATOR_PERMISSIONS = [
     "moderation.view_sanction",
     "moderation.add_sanction",
     "moderation.change_sanction",
+    # The moderation desk (greycircle.reports.admin): see the queue and cases; assign, resolve.
+    "reports.view_report",
+    "reports.change_report",
 ]
 
 

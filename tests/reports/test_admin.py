@@ -2,12 +2,13 @@
 who may see and act."""
 
 import pytest
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
 from greycircle.games.services import SeatSpec
 from greycircle.moderation import sanctions
 from greycircle.moderation.models import ModerationAction
+from greycircle.moderation.permissions import MODERATORS_GROUP, moderators_group_ensure
 from greycircle.reports.models import Report, ReportStatus
 from tests.admin_pages import message_texts
 from tests.factories import UserFactory, game_started
@@ -156,6 +157,45 @@ def test_lifting_a_sanction_from_the_case_asks_why(admin_client, staff, alice, b
 
 
 # --- who may see it -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def moderator_client():
+    """A member of staff in the Moderators group, not a superuser."""
+    moderators_group_ensure()
+    user = UserFactory(username="mod", is_staff=True)
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_moderator_who_is_no_superuser_sees_the_desk_and_acts(moderator_client, alice, bob):
+    filed = report(bob, reporter=alice)
+
+    assert moderator_client.get(DESK).context["entries"][0].user == bob
+    case = moderator_client.get(case_url(bob))
+    assert case.status_code == 200
+    assert case.context["may_act"]
+    done = _resolve(moderator_client, bob, [filed], action="warn", confirm_moderation="1")
+
+    assert done.status_code == 302
+    assert sanctions.sanctions_of(user_id=bob.pk).get().kind == "warn"
+
+
+def test_staff_who_may_only_view_reports_cannot_act(alice, bob):
+    filed = report(bob, reporter=alice)
+    client = _staff_client("view_report")
+
+    case = client.get(case_url(bob))
+    assert case.status_code == 200
+    assert not case.context["may_act"]
+    assert 'action="' + case_url(bob) + 'resolve/"' not in case.content.decode()
+    assert client.post(f"{case_url(bob)}assign/").status_code == 403
+    assert (
+        _resolve(client, bob, [filed], action="dismiss", confirm_moderation="1").status_code == 403
+    )
+    assert Report.objects.get(pk=filed.pk).status == ReportStatus.OPEN
 
 
 def _staff_client(*codenames):
