@@ -38,6 +38,7 @@ api_v1 = [
     path("users/<str:username>/", ProfileView.as_view(), name="profile"),
     path("", include("greycircle.push.urls")),
     path("", include("greycircle.reports.urls")),
+    path("", include("greycircle.chat.urls")),
     *router.urls,
 ]
 
