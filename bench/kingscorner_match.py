@@ -10,7 +10,8 @@ games, and each side's time per action, wall clock and CPU, mean and p99 (CPU te
 from a busy machine), with the machine's load before and after.
 
 Players: `easy`, `normal`, `hard` (kingscorner.ai.choose_move with ``--budget-ms``; `hard` also
-``--hard-iterations`` to fix its iteration count: the clock still caps it at the budget) and the
+``--hard-iterations`` to fix its iteration count, which the clock still caps at the budget or at
+``--hard-cap-ms``) and the
 baselines of bench.kingscorner_baselines (`flatmc`). Every action's seed comes from one
 ``random.Random(f"{seed}:{game}")``, so a run is reproducible where the clock does not cut `hard`
 short. ``--jobs`` plays games in that many processes.
@@ -40,12 +41,13 @@ class Player:
     name: str
     budget_ms: int
     hard_iterations: int | None = None
+    hard_cap_ms: int | None = None
 
     def move(self, state: GameState, seed: int) -> Move:
         if self.name in BASELINES:
             return BASELINES[self.name](state, seed=seed)
         if self.name == "hard" and self.hard_iterations is not None:
-            deadline = perf_counter() + self.budget_ms / 1000
+            deadline = perf_counter() + (self.hard_cap_ms or self.budget_ms) / 1000
             return hard_move(
                 observe(state), seed=seed, iterations=self.hard_iterations, deadline=deadline
             )
@@ -91,12 +93,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=1000, help="the levels' budget_ms")
     parser.add_argument("--hard-iterations", type=int, default=None)
+    parser.add_argument(
+        "--hard-cap-ms", type=int, default=None, help="with --hard-iterations: the clock's cap"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games")
     args = parser.parse_args(argv)
 
     players = {
-        "a": Player(args.a, args.budget_ms, args.hard_iterations),
-        "b": Player(args.b, args.budget_ms, args.hard_iterations),
+        side: Player(name, args.budget_ms, args.hard_iterations, args.hard_cap_ms)
+        for side, name in (("a", args.a), ("b", args.b))
     }
     schedule = paired_schedule(deals=args.deals, seats=args.players, seed=args.seed)
     print(f"King's Corner: A={args.a} vs B={args.b}, {args.players} players, {args.deals} paired")
@@ -104,16 +109,27 @@ def main(argv: list[str] | None = None) -> int:
     print(f", hard iterations {args.hard_iterations or 'from the budget'}, {args.jobs} jobs")
     print(f"  before: {machine_line()}", flush=True)
     started = time.perf_counter()
+    results: list[Result] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(
+        for game, result in zip(
+            schedule,
             pool.map(
                 play_game,
                 [players] * len(schedule),
                 schedule,
                 range(len(schedule)),
                 [args.seed] * len(schedule),
+            ),
+            strict=True,
+        ):
+            results.append(result)
+            # One line a game, so a run stopped early still tells its score so far.
+            so_far = sum(r.score for r in results)
+            print(
+                f"  deal {game.deal} {''.join(game.lineup)}: A {result.score:.2f}, "
+                f"{result.reason}; A {so_far:.1f}/{len(results)}",
+                flush=True,
             )
-        )
     wall = time.perf_counter() - started
 
     score = sum(result.score for result in results)
