@@ -50,6 +50,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My conversations
+         * @description With unread messages first, then by the newest message; paginated. Each names the friend, my last message visible to me, and how many of theirs I have not read.
+         */
+        get: operations["v1_conversations_list"];
+        put?: never;
+        /**
+         * Start a conversation with a friend
+         * @description Only with a friend. Starting one that exists answers it (200).
+         */
+        post: operations["v1_conversations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A conversation of mine */
+        get: operations["v1_conversations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/messages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation's messages
+         * @description Newest first, paginated; `after`: only those after that message id (what came since the last one shown). Each `body` is plain text: show it as text.
+         */
+        get: operations["v1_conversations_messages_list"];
+        put?: never;
+        /**
+         * Send a message
+         * @description Plain text of at most 500 characters (white space runs are kept as one space). The other person gets it on `ws/me/` and is notified as they chose. Limited per sender: `429 too_many_messages` with `Retry-After`.
+         */
+        post: operations["v1_conversations_messages_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/read/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation read
+         * @description Up to the message `up_to` (default: the last). My other tabs and apps get `messages_unread` on `ws/me/`; the conversation's notification is read too.
+         */
+        post: operations["v1_conversations_read_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/friends/": {
         parameters: {
             query?: never;
@@ -189,6 +274,50 @@ export interface paths {
          * @description Each user seated is invited: they hold the seat, and the game starts when every invitation has been accepted (`/api/v1/invitations/`) and no seat is open. Only friends, or players who accept invitations from anyone, can be invited.
          */
         post: operations["v1_games_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/chat/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a room of a game's chat
+         * @description Its messages as I may see them: never those between me and someone blocked either way, flagged (`hidden`) ones only if they are mine, none while my chat is off. Poll with `after` the last id I have (or follow `ws/games/{id}/`).
+         */
+        get: operations["v1_games_chat_retrieve"];
+        put?: never;
+        /**
+         * Write in a game's chat
+         * @description Players in the `players` room, whoever may watch (not the players) in the `spectators` room. At most 500 characters, 5 messages in 10 s and 200 a day (`THROTTLE_CHAT`, `THROTTLE_CHAT_DAILY`). A message the screening flags is kept but `hidden`: I still see it, others do not until staff have looked.
+         */
+        post: operations["v1_games_chat_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/chat/switch/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Turn a game's chat on or off for me
+         * @description Off, I see none of its messages (in either room) and post none; my open sockets of the game stop or start getting them. My settings' `chat_enabled` turns it off everywhere.
+         */
+        put: operations["v1_games_chat_switch_update"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -961,6 +1090,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @enum {string} */
+        ChatRoomEnum: "players" | "spectators";
         /** @enum {string} */
         CirKisAiLevelEnum: "easy" | "normal" | "hard";
         /** @description A shape was completed (the fields of a completion). */
@@ -1804,6 +1935,34 @@ export interface components {
         /** @enum {string} */
         CompletedTypeEnum: "completed";
         /**
+         * @description One of my conversations (a `selectors.ConversationSummary`): with whom, the last message
+         *     I may see, how many of theirs are unread.
+         */
+        Conversation: {
+            id: number;
+            /** @description The other person. */
+            with_user: string;
+            /** Format: date-time */
+            created: string;
+            last_message: components["schemas"]["DirectMessage"] | null;
+            /** @description Their messages I have not read. */
+            unread_count: number;
+        };
+        ConversationReadRequest: {
+            /** @description Read up to this message id (default: the last one). */
+            up_to?: number;
+        };
+        ConversationReadResult: {
+            /** @description This conversation's unread messages. */
+            unread_count: number;
+            /** @description My unread messages in all conversations. */
+            messages_unread_count: number;
+        };
+        ConversationStartRequest: {
+            /** @description The friend to talk with. */
+            username: string;
+        };
+        /**
          * @description * `1` - 1 day
          *     * `3` - 3 days
          *     * `7` - 7 days
@@ -1816,6 +1975,24 @@ export interface components {
             token: string;
             /** @description The app's id (its package name). */
             app_id: string;
+        };
+        /**
+         * @description A message as its viewer may see it: the text exactly as typed (plain text, never
+         *     markup: show it as text).
+         */
+        DirectMessage: {
+            readonly id: number;
+            conversation: number;
+            /** @description Who wrote it. */
+            sender: string;
+            /** @description Plain text as typed: shown escaped, never as markup. */
+            readonly body: string;
+            /** Format: date-time */
+            readonly created: string;
+        };
+        DirectMessageSendRequest: {
+            /** @description Plain text (markup is shown as typed). At most 500 characters. */
+            body: string;
         };
         /**
          * @description * `incoming` - sent to me
@@ -1933,6 +2110,25 @@ export interface components {
          *     is `ready`; until then `progress` says how far it is. One shape per game kind, told apart by `kind`.
          */
         GameAnalysis: components["schemas"]["CirclesGameAnalysis"];
+        /** @description One room of a game's chat, as I may read it. */
+        GameChat: {
+            /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
+            room: components["schemas"]["ChatRoomEnum"];
+            /** @description Oldest first: the newest 100, or up to 100 after `after`. None while my chat is off. */
+            messages: components["schemas"]["GameMessage"][];
+            /** @description Whether I have chat on here (in my settings and for this game). */
+            chat_on: boolean;
+            /** @description Whether I have chat on for this game (`PUT .../chat/switch/`); it also takes my settings' `chat_enabled`. */
+            chat_on_here: boolean;
+        };
+        GameChatSwitch: {
+            /** @description Chat on (true) or off (false) for me in this game. */
+            on: boolean;
+        };
+        GameChatSwitchRequest: {
+            /** @description Chat on (true) or off (false) for me in this game. */
+            on: boolean;
+        };
         /** @description A frame a client sends on `ws/games/{id}/`: a ping, or (a seated player) a move. */
         GameClientSocketFrame: components["schemas"]["PingFrame"] | components["schemas"]["MoveFrame"];
         /**
@@ -2025,6 +2221,27 @@ export interface components {
          * @enum {string}
          */
         GameKindEnum: "circles" | "cirkis" | "kingscorner";
+        /** @description A message of a game's chat, as I may see it. */
+        GameMessage: {
+            id: number;
+            /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
+            room: components["schemas"]["ChatRoomEnum"];
+            author: components["schemas"]["UserRef"];
+            /** @description Plain text (markup is not markup: show it as text, escaped), at most 500 characters. */
+            body: string;
+            /** Format: date-time */
+            created: string;
+            /** @description Flagged by the screening: nobody but me (its author) and staff sees it until staff have looked at it. */
+            hidden: boolean;
+            /** @description Whether to make its web addresses clickable: only in messages of mine or my friends' that have some (a stranger's stay plain text). */
+            links: boolean;
+        };
+        GameMessagePostRequest: {
+            /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
+            room: components["schemas"]["ChatRoomEnum"];
+            /** @description Plain text; kept NFC-normalised, invisible characters removed and white space collapsed, at most 500 characters then. */
+            body: string;
+        };
         GameOverEvent: {
             /** @description The game it is about. */
             game: number;
@@ -3031,6 +3248,36 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["Block"][];
         };
+        PaginatedConversationList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["Conversation"][];
+        };
+        PaginatedDirectMessageList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["DirectMessage"][];
+        };
         PaginatedFriendList: {
             /** @example 123 */
             count: number;
@@ -4030,6 +4277,430 @@ export interface operations {
             };
         };
     };
+    v1_conversations_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedConversationList"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_conversations_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationStartRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description Not a conversation to have. Error codes: `invalid`, `cannot_message_yourself`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description I may not message this player: we are not friends, or a block stands between us (which of us blocked is never said), or the moderators muted me (`until`). Error codes: `not_friends`, `blocked`, `chat_muted`, `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such player. Error codes: `user_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_conversations_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such conversation of mine. Error codes: `conversation_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_conversations_messages_list: {
+        parameters: {
+            query?: {
+                /** @description Only the messages after this message id. */
+                after?: number;
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedDirectMessageList"];
+                };
+            };
+            /** @description A parameter is not valid. Error codes: `invalid`, `invalid_page`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such conversation of mine. Error codes: `conversation_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_conversations_messages_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectMessageSendRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectMessage"];
+                };
+            };
+            /** @description The message cannot be sent as it is. Error codes: `invalid`, `message_empty`, `message_too_long`, `message_invalid`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description I may not message this player: we are not friends, or a block stands between us (which of us blocked is never said), or the moderators muted me (`until`). Error codes: `not_friends`, `blocked`, `chat_muted`, `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such conversation of mine. Error codes: `conversation_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many messages; wait the seconds in `Retry-After`. Error codes: `too_many_messages`, `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_conversations_read_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConversationReadRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationReadResult"];
+                };
+            };
+            /** @description A parameter is not valid. Error codes: `invalid`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such conversation of mine. Error codes: `conversation_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v1_friends_list: {
         parameters: {
             query?: {
@@ -4595,7 +5266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            /** @description Barred from rated games by a moderator, until the date `detail` gives (casual games stay open). Error codes: `rated_barred`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4623,6 +5294,246 @@ export interface operations {
                 };
             };
             /** @description Too many games started (`THROTTLE_GAME_CREATE`); wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_games_chat_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Only messages after this id. */
+                after?: number;
+                /** @description An unlisted game's link key. */
+                key?: string;
+                /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
+                room?: components["schemas"]["ChatRoomEnum"];
+            };
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameChat"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a room I may read: the players' room is for the people seated, and the spectators' room is theirs only once the game is over. Error codes: `not_a_player`, `spectators_room_closed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game that I may see. Error codes: `game_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_games_chat_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameMessagePostRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameMessage"];
+                };
+            };
+            /** @description Not a message to post. Error codes: `invalid`, `invalid_room`, `message_empty`, `message_too_long`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description I may not write here: not a player (`not_a_player`), a player in the spectators' room (`not_a_spectator`), my chat is off (`chat_off`), or a moderator muted me (`chat_muted`, with `until`). Error codes: `not_a_player`, `not_a_spectator`, `chat_off`, `chat_muted`, `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game that I may see. Error codes: `game_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many messages: wait the seconds in `Retry-After` (also `retry_after`). Error codes: `too_many_messages`, `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_games_chat_switch_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameChatSwitchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameChatSwitch"];
+                };
+            };
+            /** @description Invalid request. Error codes: `invalid`, `parse_error`, `too_deep`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game that I may see. Error codes: `game_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `API_MAX_BODY_BYTES`. Error codes: `too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4999,7 +5910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            /** @description Barred from rated games by a moderator, until the date `detail` gives (casual games stay open). Error codes: `rated_barred`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5354,7 +6265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description You are not playing in this game. Error codes: `not_a_player`, `permission_denied`. */
+            /** @description You are not playing in this game, or (a rated game) barred from rated games by a moderator, until the date `detail` gives. Error codes: `not_a_player`, `rated_barred`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5897,7 +6808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Only the invited player may accept. Error codes: `not_invitee`, `permission_denied`. */
+            /** @description Only the invited player may accept; a rated game not while barred from rated games by a moderator (`detail` gives until when). Error codes: `not_invitee`, `rated_barred`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7230,7 +8141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            /** @description Barred from rated games by a moderator, until the date `detail` gives (casual games stay open). Error codes: `rated_barred`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;

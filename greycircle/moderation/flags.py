@@ -1,13 +1,22 @@
 """Raising flags for staff: called by the apps that notice a pattern (ratings), inside their own
-transaction. Imports nothing of the game platform, so any app may call it."""
+transaction. Imports nothing of the game platform, so any app may call it.
+
+`flag_raised` is sent once that transaction commits, with `flag=` (the open flag, raised or
+brought up to date), for the apps above that follow the patterns (greycircle.reports files a
+report for staff's queue).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from greycircle.moderation.models import Flag, FlagKind
+
+flag_raised = Signal()
 
 
 def flag_raise(
@@ -36,4 +45,5 @@ def flag_raise(
     for name, value in fields.items():
         setattr(flag, name, value)
     flag.save(update_fields=list(fields))
+    transaction.on_commit(lambda: flag_raised.send(sender=Flag, flag=flag))
     return flag

@@ -31,6 +31,7 @@ from greycircle.reports.errors import ReportInvalid, ReportNotFound, ReportThrot
 from greycircle.reports.models import COMMENT_MAX, Report, ReportReason, ReportSource
 
 if TYPE_CHECKING:
+    from greycircle.conversations.models import DirectMessage
     from greycircle.games.models import Game
 
 THROTTLE_SCOPE = "report_file"
@@ -112,21 +113,29 @@ def report_file_automatic(
     comment: str,
     target: str = "",
     game: Game | None = None,
+    direct_message: DirectMessage | None = None,
     now: datetime | None = None,
 ) -> Report | None:
     """File a report of `reason` about `user` from an automatic `source` (`screening` or
-    `signal`), pointing at `target` (`Report.target`) and `game`; None if one of the same kind
-    is open already for that user and target (the pattern going on needs no second report)."""
+    `signal`), pointing at a message, or else at `target` (`Report.target`: the pattern, e.g.
+    "stalling") and `game`; None if one of the same kind is open already for that user and
+    target (the pattern going on needs no second report)."""
     source = ReportSource(source)
     if source == ReportSource.PLAYER:
         raise ValueError("Automatic reports come from the screening or a signal.")
+    if direct_message is not None:
+        target = f"direct_message:{direct_message.pk}"
     fields = {"user": user, "reason": ReportReason(reason), "source": source, "target": target}
     if Report.objects.filter(**fields, status="open").exists():
         return None
     try:
         with transaction.atomic():
             return Report.objects.create(
-                **fields, comment=comment[:COMMENT_MAX], game=game, created=now or timezone.now()
+                **fields,
+                comment=comment[:COMMENT_MAX],
+                game=game,
+                direct_message=direct_message,
+                created=now or timezone.now(),
             )
     except IntegrityError:
         return None  # filed meanwhile by another process
@@ -205,7 +214,7 @@ def _game_target(*, reporter: User, game_id: int, username: str | None) -> Targe
 def _burst_check(*, user: User, now: datetime) -> None:
     """A signal report when `REPORTS_BURST_COUNT` registered players have reported `user` within
     `REPORTS_BURST_HOURS` (guests do not count: anyone can make many)."""
-    since = _window_start(
+    since = signal_window_start(
         user=user, target=BURST_TARGET, hours=settings.REPORTS_BURST_HOURS, now=now
     )
     recent = Report.objects.filter(
@@ -229,7 +238,7 @@ def _burst_check(*, user: User, now: datetime) -> None:
     )
 
 
-def _window_start(*, user: User, target: str, hours: float, now: datetime) -> datetime:
+def signal_window_start(*, user: User, target: str, hours: float, now: datetime) -> datetime:
     """Where a signal's window of `hours` before `now` starts: at the signal's last report about
     `user` if that is later, so that what one report counted never sets off the next."""
     since = now - timedelta(hours=hours)
