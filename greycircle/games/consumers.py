@@ -532,6 +532,14 @@ class MeConsumer(LiveConsumer):
         """The lobby paired you into a game (greycircle.lobby.events): open it."""
         await self.send_json({"type": "game_started", **_without_type(message)})
 
+    async def user_direct_message(self, message: dict[str, Any]) -> None:
+        """A message in one of your conversations with friends (greycircle.conversations)."""
+        await self.send_json({"type": "direct_message", **_without_type(message)})
+
+    async def user_messages_unread(self, message: dict[str, Any]) -> None:
+        """Your count of unread messages from friends changed."""
+        await self.send_json({"type": "messages_unread", **_without_type(message)})
+
 
 def _without_type(message: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in message.items() if key != "type"}

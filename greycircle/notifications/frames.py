@@ -114,6 +114,14 @@ class FriendRequestEventSerializer(serializers.Serializer):
     by = serializers.CharField(help_text="Who asks to be your friend.")
 
 
+class MessageEventSerializer(serializers.Serializer):
+    """A friend sent you a message (the message itself comes in a `direct_message` frame)."""
+
+    event = ConstField("message", enum_name="MessageEventEnum")
+    by = serializers.CharField(help_text="Who sent it.")
+    conversation = serializers.IntegerField(help_text="The conversation's id.")
+
+
 class FriendAcceptedEventSerializer(serializers.Serializer):
     event = ConstField("friend_accepted", enum_name="FriendAcceptedEventEnum")
     by = serializers.CharField(help_text="Who accepted your friend request.")
@@ -142,6 +150,7 @@ class NotificationEventSerializer(OneOfSerializer):
             WinClaimableEventSerializer,
             FriendRequestEventSerializer,
             FriendAcceptedEventSerializer,
+            MessageEventSerializer,
         )
     }
 
@@ -216,6 +225,13 @@ class MeSocketFrameSerializer(OneOfSerializer):
         "pong": PongFrameSerializer,
         "error": SocketErrorFrameSerializer,
     }
+
+
+def me_frames_add(variants: dict[str, type[serializers.Serializer]]) -> None:
+    """Type frames that an app above the platform sends on `ws/me/` (greycircle.conversations:
+    `direct_message`, `messages_unread`), with its own serializers, which this layer may not
+    import; called from that app's `ready()`, before any schema is built."""
+    MeSocketFrameSerializer.variants = {**MeSocketFrameSerializer.variants, **variants}
 
 
 # What `/api/schema/` publishes as components (with every component they reference).

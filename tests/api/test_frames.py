@@ -62,7 +62,16 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
     }
     assert mappings == {
         "GameSocketFrame": ["error", "game", "move_ack", "move_error", "pong"],
-        "MeSocketFrame": ["error", "game_started", "hello", "notification", "pong", "unread"],
+        "MeSocketFrame": [
+            "direct_message",
+            "error",
+            "game_started",
+            "hello",
+            "messages_unread",
+            "notification",
+            "pong",
+            "unread",
+        ],
         "LobbySocketFrame": ["error", "pong", "pools"],
         "ClientSocketFrame": ["ping"],
         "GameClientSocketFrame": ["move", "ping"],
@@ -189,6 +198,8 @@ TOLD = {
     "play": {"your_turn", "reminder", "time_running_out", "win_claimable", "game_over"},
     "takeover": {"seat_taken_over"},
     "friends": {"friend_request", "friend_accepted"},
+    # tests/conversations/test_frames.py
+    "messages": {"message"},
 }
 
 
