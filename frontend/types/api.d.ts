@@ -1990,10 +1990,25 @@ export interface components {
             /** Format: date-time */
             readonly created: string;
         };
+        /**
+         * @description A message in one of your conversations: one you received, or one you sent (from another
+         *     tab or app as well).
+         */
+        DirectMessageFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "direct_message";
+            conversation_id: number;
+            message: components["schemas"]["DirectMessage"];
+        };
         DirectMessageSendRequest: {
             /** @description Plain text (markup is shown as typed). At most 500 characters. */
             body: string;
         };
+        /** @enum {string} */
+        Direct_MessageFrameTypeEnum: "direct_message";
         /**
          * @description * `incoming` - sent to me
          *     * `outgoing` - sent by me
@@ -3087,7 +3102,32 @@ export interface components {
             email_digest?: boolean;
         };
         /** @description A frame `ws/me/` sends. */
-        MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
+        MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["DirectMessageFrame"] | components["schemas"]["MessagesUnreadFrame"];
+        /** @description A friend sent you a message (the message itself comes in a `direct_message` frame). */
+        MessageEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "message";
+            /** @description Who sent it. */
+            by: string;
+            /** @description The conversation's id. */
+            conversation: number;
+        };
+        /** @enum {string} */
+        MessageEventEnum: "message";
+        /** @description How many messages from friends you have not read, whenever it changes. */
+        MessagesUnreadFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "messages_unread";
+            count: number;
+        };
+        /** @enum {string} */
+        Messages_UnreadFrameTypeEnum: "messages_unread";
         /** @description Your move `id` is played (or was already: sent again, it is not played twice). */
         MoveAckFrame: {
             /**
@@ -3181,7 +3221,7 @@ export interface components {
             created: string;
         };
         /** @description What happened, told apart by `event`. */
-        NotificationEvent: components["schemas"]["InvitationEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationDeclinedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["PlayerJoinedEvent"] | components["schemas"]["YourTurnEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["GameWithdrawnEvent"] | components["schemas"]["ReminderEvent"] | components["schemas"]["TimeRunningOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["WinClaimableEvent"] | components["schemas"]["FriendRequestEvent"] | components["schemas"]["FriendAcceptedEvent"];
+        NotificationEvent: components["schemas"]["InvitationEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationDeclinedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["PlayerJoinedEvent"] | components["schemas"]["YourTurnEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["GameWithdrawnEvent"] | components["schemas"]["ReminderEvent"] | components["schemas"]["TimeRunningOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["WinClaimableEvent"] | components["schemas"]["FriendRequestEvent"] | components["schemas"]["FriendAcceptedEvent"] | components["schemas"]["MessageEvent"];
         /**
          * @description Something happened that concerns you, with what it did to your inbox. The inbox members
          *     are absent when the inbox could not be reached (the database failed): the event still goes

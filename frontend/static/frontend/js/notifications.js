@@ -16,6 +16,7 @@ const FINAL_CLOSE_CODES = new Set([4401, 4403]);
 const COUNT_PREFIX = /^\(\d+\)\s+/;
 
 const badge = document.getElementById("unread-badge");
+const messagesBadge = document.getElementById("messages-badge");
 const gamePage = document.getElementById("game");
 const gameId = gamePage ? Number(gamePage.dataset.gameId) : null;
 
@@ -49,6 +50,15 @@ function setUnread(count) {
     if (shown) shown.textContent = String(count);
   }
   renderTitle();
+}
+
+/** @param {unknown} count */
+function setMessagesUnread(count) {
+  if (!messagesBadge || typeof count !== "number" || count < 0) return;
+  messagesBadge.dataset.count = String(count);
+  messagesBadge.hidden = count === 0;
+  const shown = document.getElementById("messages-count");
+  if (shown) shown.textContent = String(count);
 }
 
 /**
@@ -176,7 +186,10 @@ function received(message) {
     if (message.speed === "live" && !document.getElementById("lobby") && location.pathname !== path) {
       location.assign(path);
     }
-  } else {
+  } else if (message.type === "messages_unread") {
+    setMessagesUnread(message.count);
+  } else if (message.type !== "direct_message") {
+    // (`direct_message`: only passed on, to the messages pages: frontend/js/messages.js.)
     return;
   }
   window.dispatchEvent(new CustomEvent("greycircle:me", { detail: message }));
