@@ -23,6 +23,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.websocket_auth import WebSocketAuthMiddlewareStack  # noqa: E402
+from greycircle.chat.routing import websocket_urlpatterns as chat_websockets  # noqa: E402
 from greycircle.games.routing import websocket_urlpatterns  # noqa: E402
 from greycircle.lobby.routing import websocket_urlpatterns as lobby_websockets  # noqa: E402
 from greycircle.runtime.wsgi_bridge import WSGIBridge  # noqa: E402
@@ -80,7 +81,9 @@ application = ProtocolTypeRouter(
     {
         "http": BodyLength(http_threads),
         "websocket": WebSocketAuthMiddlewareStack(
-            URLRouter(websocket_urlpatterns + lobby_websockets)
+            # A game's socket with its chat (greycircle.chat) first: the games' own route
+            # knows nothing of chat.
+            URLRouter(chat_websockets + websocket_urlpatterns + lobby_websockets)
         ),
     }
 )

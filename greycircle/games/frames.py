@@ -206,6 +206,20 @@ class GameClientSocketFrameSerializer(OneOfSerializer):
     variants = {"ping": PingFrameSerializer, "move": MoveFrameSerializer}
 
 
+def game_socket_frames_add(
+    *,
+    sent: dict[str, type[serializers.Serializer]],
+    received: dict[str, type[serializers.Serializer]],
+) -> None:
+    """Frames that an app above the platform sends and takes on `ws/games/{id}/` (greycircle.chat,
+    from its consumer there), added to the streams' `oneOf`s when that app is ready."""
+    GameSocketFrameSerializer.variants = {**GameSocketFrameSerializer.variants, **sent}
+    GameClientSocketFrameSerializer.variants = {
+        **GameClientSocketFrameSerializer.variants,
+        **received,
+    }
+
+
 # What `/api/schema/` publishes as components (with every component they reference).
 PUBLISHED = (
     ClientSocketFrameSerializer,

@@ -61,7 +61,16 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
         )
     }
     assert mappings == {
-        "GameSocketFrame": ["error", "game", "move_ack", "move_error", "pong"],
+        "GameSocketFrame": [
+            "chat_ack",
+            "chat_error",
+            "chat_message",
+            "error",
+            "game",
+            "move_ack",
+            "move_error",
+            "pong",
+        ],
         "MeSocketFrame": [
             "direct_message",
             "error",
@@ -74,7 +83,7 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
         ],
         "LobbySocketFrame": ["error", "pong", "pools"],
         "ClientSocketFrame": ["ping"],
-        "GameClientSocketFrame": ["move", "ping"],
+        "GameClientSocketFrame": ["chat", "move", "ping"],
     }
     # The frames carry the REST API's own components, the kinds' envelopes among them.
     game = schemas["GameFrame"]["properties"]

@@ -1,0 +1,69 @@
+"""Chat's frames on `ws/games/{id}/`, added to the games' (greycircle.games.frames) when the app
+is ready: a client sends `chat` (`ChatFrame`), answered `chat_ack` or `chat_error`; every socket
+whose user may read the room gets `chat_message`."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from greycircle.api.serializers import ErrorSerializer
+from greycircle.chat.serializers import GameMessageSerializer, room_field
+from greycircle.games.frames import frame_type
+
+# A frame's `id`: the client's own, echoed in the answer.
+CHAT_ID_MAX = 64
+
+
+class ChatFrameSerializer(serializers.Serializer):
+    """A message to post in the game's chat, as `POST /games/{id}/chat/` posts it."""
+
+    type = frame_type("chat")
+    id = serializers.CharField(
+        max_length=CHAT_ID_MAX, help_text="Mine, to match the answer (`chat_ack`, `chat_error`)."
+    )
+    room = room_field()
+    body = serializers.CharField(
+        trim_whitespace=False, allow_blank=True, help_text="As `POST /games/{id}/chat/` takes it."
+    )
+
+
+class ChatAckFrameSerializer(serializers.Serializer):
+    """My message `id` is posted (its `chat_message` follows, as to everyone else)."""
+
+    type = frame_type("chat_ack")
+    id = serializers.CharField()
+    message = GameMessageSerializer()
+
+
+class ChatErrorFrameSerializer(ErrorSerializer):
+    """My message `id` was refused, as `POST /games/{id}/chat/` would refuse it: not posted."""
+
+    type = frame_type("chat_error")
+    id = serializers.CharField(
+        allow_null=True, help_text="The frame's `id`; null if it had none that is valid."
+    )
+    code = serializers.CharField(
+        help_text="Those of `POST /games/{id}/chat/`: `invalid` (the frame: see `fields`), "
+        "`invalid_room`, `not_a_player`, `not_a_spectator`, `chat_off`, `chat_muted` (with "
+        "`until`), `message_empty`, `message_too_long`, `too_many_messages` (with "
+        "`retry_after`), `game_not_found`; `server_error`."
+    )
+    until = serializers.DateTimeField(
+        required=False, help_text="With chat_muted: when the mute ends."
+    )
+
+
+class ChatMessageFrameSerializer(serializers.Serializer):
+    """A new message in a room I may read (not one of someone blocked either way, nor a hidden
+    one of someone else's, nor any while my chat is off here)."""
+
+    type = frame_type("chat_message")
+    message = GameMessageSerializer()
+
+
+SENT = {
+    "chat_ack": ChatAckFrameSerializer,
+    "chat_error": ChatErrorFrameSerializer,
+    "chat_message": ChatMessageFrameSerializer,
+}
+RECEIVED = {"chat": ChatFrameSerializer}
