@@ -951,7 +951,7 @@ export interface paths {
         put?: never;
         /**
          * Report a player
-         * @description Ask the moderators to look at a player: at a game (`game`, and `username` for which of its players, unless only one other person plays it) or at their profile (`username` alone). Only what I can see: a target that does not exist and one I may not see are both `not_found`. Never myself; one open report per target; `THROTTLE_REPORT_FILE` a day (10). Guests may report messages only.
+         * @description Ask the moderators to look at a player: at a message they wrote (`game_message`, in a game's chat; `direct_message`, to me), at a game (`game`, and `username` for which of its players, unless only one other person plays it) or at their profile (`username` alone): one target. Only what I can see: a target that does not exist and one I may not see are both `not_found`. Never myself; one open report per target; `THROTTLE_REPORT_FILE` a day (10). Guests may report messages only.
          */
         post: operations["v1_reports_create"];
         delete?: never;
@@ -3740,6 +3740,10 @@ export interface components {
             username?: string | null;
             /** @description A game's id. */
             game?: number | null;
+            /** @description A message of a game's chat (its author is reported). */
+            game_message?: number | null;
+            /** @description A message from a friend (its sender is reported). */
+            direct_message?: number | null;
         };
         /**
          * @description * `abusive_chat` - Abusive chat
@@ -8035,7 +8039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Report"];
                 };
             };
-            /** @description The report cannot be filed as asked. Error codes: `invalid`, `no_target`, `self`, `duplicate`, `guest`, `username_required`, `comment_too_long`, `unknown_reason`, `parse_error`, `too_deep`. */
+            /** @description The report cannot be filed as asked. Error codes: `invalid`, `no_target`, `one_target`, `self`, `duplicate`, `guest`, `username_required`, `comment_too_long`, `unknown_reason`, `parse_error`, `too_deep`. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -26,11 +26,12 @@ OPERATIONS = {
     ),
     "create": extend_schema(
         summary="Report a player",
-        description="Ask the moderators to look at a player: at a game (`game`, and `username` "
-        "for which of its players, unless only one other person plays it) or at their profile "
-        "(`username` alone). Only what I can see: a target that does not exist and one I may "
-        "not see are both `not_found`. Never myself; one open report per target; "
-        "`THROTTLE_REPORT_FILE` a day (10). Guests may report messages only.",
+        description="Ask the moderators to look at a player: at a message they wrote "
+        "(`game_message`, in a game's chat; `direct_message`, to me), at a game (`game`, and "
+        "`username` for which of its players, unless only one other person plays it) or at "
+        "their profile (`username` alone): one target. Only what I can see: a target that does "
+        "not exist and one I may not see are both `not_found`. Never myself; one open report "
+        "per target; `THROTTLE_REPORT_FILE` a day (10). Guests may report messages only.",
         request=ReportCreateSerializer,
         responses={
             201: ReportSerializer,
@@ -38,6 +39,7 @@ OPERATIONS = {
                 "The report cannot be filed as asked.",
                 "invalid",
                 "no_target",
+                "one_target",
                 "self",
                 "duplicate",
                 "guest",
@@ -82,6 +84,8 @@ class ReportViewSet(viewsets.GenericViewSet):
                 comment=data["comment"],
                 username=data["username"],
                 game_id=data["game"],
+                game_message_id=data["game_message"],
+                direct_message_id=data["direct_message"],
             )
         except ReportThrottled as refusal:
             retry_after = refusal.extra["retry_after"]

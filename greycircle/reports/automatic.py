@@ -24,6 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from greycircle.chat.models import GameMessage
+from greycircle.conversations.models import DirectMessage
 from greycircle.games.flags import lost_on_time
 from greycircle.games.models import Game, GameStatus, Move
 from greycircle.games.signals import GameFacts
@@ -34,16 +36,18 @@ STALLING_TARGET = "stalling"
 
 
 def message_flagged_received(sender: Any, *, message: Any, reason: str, **kwargs: Any) -> None:
-    """An `abusive_chat` report from the screening about the author of the flagged `message`."""
-    if type(message)._meta.label != "conversations.DirectMessage":
-        return
-    report_file_automatic(
-        user=message.sender,
-        reason=ReportReason.ABUSIVE_CHAT,
-        source=ReportSource.SCREENING,
-        comment=f"The screening flagged the message ({reason}).",
-        direct_message=message,
-    )
+    """An `abusive_chat` report from the screening about the author of the flagged `message`
+    (in a game's chat or between friends)."""
+    comment = f"The screening flagged the message ({reason})."
+    fields = {
+        "reason": ReportReason.ABUSIVE_CHAT,
+        "source": ReportSource.SCREENING,
+        "comment": comment,
+    }
+    if isinstance(message, GameMessage):
+        report_file_automatic(user=message.author, game_message=message, **fields)
+    elif isinstance(message, DirectMessage):
+        report_file_automatic(user=message.sender, direct_message=message, **fields)
 
 
 def flag_raised_received(sender: Any, *, flag: Any, **kwargs: Any) -> None:

@@ -66,6 +66,13 @@ class Report(models.Model):
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    game_message = models.ForeignKey(
+        "chat.GameMessage",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     direct_message = models.ForeignKey(
         "conversations.DirectMessage",
         on_delete=models.SET_NULL,

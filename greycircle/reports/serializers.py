@@ -28,6 +28,20 @@ class ReportCreateSerializer(serializers.Serializer):
     game = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, help_text="A game's id."
     )
+    game_message = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        help_text="A message of a game's chat (its author is reported).",
+    )
+    direct_message = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        help_text="A message from a friend (its sender is reported).",
+    )
 
 
 class ReportSerializer(serializers.Serializer):

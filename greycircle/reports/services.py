@@ -1,12 +1,13 @@
 """Filing reports: a player's (`report_file`) and the automatic signals' (`report_file_automatic`).
 
-A player reports what they could see, and only that: a game they could see (naming which of its
-players), a player's profile, a message they could read. A target that does not exist and one
-the reporter may not see get the same answer (`not_found`), so a report never tells whether a
-hidden game or a player across a block exists. Nobody reports themselves. One open report per
-reporter and target (`duplicate`), and `REPORTS_PER_DAY` filed a day (the API's rate limits,
-scope `report_file`: `429` with `retry_after`). Guests may report the messages they read (which
-is where a stranger's abuse reaches them), nothing else: a guest account costs nothing to make.
+A player reports what they could see, and only that: a message they could read (its author is
+reported), a game they could see (naming which of its players), a player's profile. A target that
+does not exist and one the reporter may not see get the same answer (`not_found`), so a report
+never tells whether a hidden game or a player across a block exists. Nobody reports themselves.
+One open report per reporter and target (`duplicate`), and `THROTTLE_REPORT_FILE` filed a day (the
+API's rate limits, scope `report_file`: `429` with `retry_after`). Guests may report the messages
+they read (which is where a stranger's abuse reaches them), nothing else: a guest account costs
+nothing to make.
 
 Staff may be reported like anyone: refusing them would tell who is staff.
 """
@@ -20,18 +21,22 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.selectors import username_key
 from greycircle.api.throttling import rate_limits_spend
+from greycircle.chat.models import GameMessage
+from greycircle.chat.selectors import game_room_readable
+from greycircle.conversations.models import DirectMessage
+from greycircle.conversations.selectors import visible_to
 from greycircle.games import selectors as game_selectors
 from greycircle.profiles.selectors import profile_blocked_by, profile_user_for
 from greycircle.reports.errors import ReportInvalid, ReportNotFound, ReportThrottled
 from greycircle.reports.models import COMMENT_MAX, Report, ReportReason, ReportSource
 
 if TYPE_CHECKING:
-    from greycircle.conversations.models import DirectMessage
     from greycircle.games.models import Game
 
 THROTTLE_SCOPE = "report_file"
@@ -48,6 +53,8 @@ class Target:
     user: User
     key: str = ""
     game: Game | None = None
+    game_message: GameMessage | None = None
+    direct_message: DirectMessage | None = None
 
 
 def report_file(
@@ -57,11 +64,15 @@ def report_file(
     comment: str = "",
     username: str | None = None,
     game_id: int | None = None,
+    game_message_id: int | None = None,
+    direct_message_id: int | None = None,
     now: datetime | None = None,
 ) -> Report:
-    """File `reporter`'s report of `reason` about exactly one target: a game (`game_id`, the
-    player named by `username` among its seats, or the one other person in it), or else a
-    player's profile (`username`). Refusals change nothing (see the module docstring)."""
+    """File `reporter`'s report of `reason` about exactly one target: a message in a game's chat
+    (`game_message_id`) or between friends (`direct_message_id`), whose author is reported; a
+    game (`game_id`: the player named by `username` among its seats, or the one other person in
+    it); or else a player's profile (`username`). Refusals change nothing (see the module
+    docstring)."""
     now = now or timezone.now()
     reason = _reason_clean(reason)
     comment = (comment or "").strip()
@@ -69,7 +80,16 @@ def report_file(
         raise ReportInvalid("comment_too_long", f"A comment has at most {COMMENT_MAX} characters.")
     if not reporter.is_authenticated or not reporter.is_active:
         raise ReportInvalid("closed_account", "Only a signed-in player may report.")
-    if game_id is not None:
+    named = [key for key in (game_id, game_message_id, direct_message_id) if key is not None]
+    if len(named) > 1 or (username and (game_message_id or direct_message_id)):
+        raise ReportInvalid(
+            "one_target", "Report one thing at a time: a message, a game or a player."
+        )
+    if game_message_id is not None:
+        target = _game_message_target(reporter=reporter, message_id=game_message_id)
+    elif direct_message_id is not None:
+        target = _direct_message_target(reporter=reporter, message_id=direct_message_id)
+    elif game_id is not None:
         target = _game_target(reporter=reporter, game_id=game_id, username=username)
     elif username:
         target = _profile_target(reporter=reporter, username=username)
@@ -95,6 +115,8 @@ def report_file(
                 reason=reason,
                 comment=comment,
                 game=target.game,
+                game_message=target.game_message,
+                direct_message=target.direct_message,
                 target=target.key,
                 created=now,
             )
@@ -113,6 +135,7 @@ def report_file_automatic(
     comment: str,
     target: str = "",
     game: Game | None = None,
+    game_message: GameMessage | None = None,
     direct_message: DirectMessage | None = None,
     now: datetime | None = None,
 ) -> Report | None:
@@ -123,7 +146,9 @@ def report_file_automatic(
     source = ReportSource(source)
     if source == ReportSource.PLAYER:
         raise ValueError("Automatic reports come from the screening or a signal.")
-    if direct_message is not None:
+    if game_message is not None:
+        target, game = f"game_message:{game_message.pk}", game_message.game
+    elif direct_message is not None:
         target = f"direct_message:{direct_message.pk}"
     fields = {"user": user, "reason": ReportReason(reason), "source": source, "target": target}
     if Report.objects.filter(**fields, status="open").exists():
@@ -134,6 +159,7 @@ def report_file_automatic(
                 **fields,
                 comment=comment[:COMMENT_MAX],
                 game=game,
+                game_message=game_message,
                 direct_message=direct_message,
                 created=now or timezone.now(),
             )
@@ -183,6 +209,34 @@ def _profile_target(*, reporter: User, username: str) -> Target:
     if user is None:
         raise ReportNotFound("not_found", NOT_FOUND)
     return Target(user=user)
+
+
+def _game_message_target(*, reporter: User, message_id: int) -> Target:
+    """The author of chat message `message_id`, in a room of its game `reporter` may read, and
+    not hidden from them (a flagged message is reported by the screening already). A block
+    since does not matter: blocking someone is no reason not to report what they said."""
+    message = GameMessage.objects.select_related("author", "game").filter(pk=message_id).first()
+    if message is None or (message.hidden and message.author_id != reporter.pk):
+        raise ReportNotFound("not_found", NOT_FOUND)
+    game = game_selectors.game_get(game_id=message.game_id)
+    if game is None or not game_room_readable(viewer=reporter, game=game, room=message.room):
+        raise ReportNotFound("not_found", NOT_FOUND)
+    return Target(
+        user=message.author, key=f"game_message:{message.pk}", game=game, game_message=message
+    )
+
+
+def _direct_message_target(*, reporter: User, message_id: int) -> Target:
+    """The sender of message `message_id` in a conversation of `reporter`'s, which they see."""
+    message = (
+        DirectMessage.objects.filter(visible_to(reporter), pk=message_id)
+        .filter(Q(conversation__user_low=reporter) | Q(conversation__user_high=reporter))
+        .select_related("sender")
+        .first()
+    )
+    if message is None:
+        raise ReportNotFound("not_found", NOT_FOUND)
+    return Target(user=message.sender, key=f"direct_message:{message.pk}", direct_message=message)
 
 
 def _game_target(*, reporter: User, game_id: int, username: str | None) -> Target:

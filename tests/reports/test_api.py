@@ -4,6 +4,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
+from greycircle.chat.services import game_message_post
 from greycircle.games.services import SeatSpec
 from greycircle.reports.models import Report
 from tests.factories import UserFactory, game_started
@@ -39,6 +40,19 @@ def test_a_game_is_reported(alice, bob, client_for):
 
     assert response.status_code == 201
     assert Report.objects.get().user == alice
+
+
+@pytest.mark.usefixtures("tictactoe")
+def test_a_chat_message_is_reported(alice, bob, client_for):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    message = game_message_post(user=bob, game_id=game.pk, room="players", body="Slowpoke.")
+
+    response = client_for(alice).post(
+        "/api/v1/reports/", {"reason": "abusive_chat", "game_message": message.pk}
+    )
+
+    assert response.status_code == 201
+    assert Report.objects.get().game_message == message
 
 
 def test_only_my_reports_are_listed(alice, bob, carol, client_for):

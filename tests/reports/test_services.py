@@ -6,11 +6,13 @@ from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.friends import user_block
+from greycircle.chat import services as chat_services
+from greycircle.conversations import services as conversation_services
 from greycircle.games.services import SeatSpec
 from greycircle.reports import services
 from greycircle.reports.errors import ReportInvalid, ReportNotFound, ReportThrottled
 from greycircle.reports.models import Report, ReportReason, ReportSource, ReportStatus
-from tests.factories import UserFactory, game_started
+from tests.factories import UserFactory, befriend, game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
@@ -193,3 +195,77 @@ def test_a_handled_burst_is_not_counted_again(bob, settings):
     services.report_file(reporter=reporters[2], reason="spam", username="bob")
 
     assert Report.objects.filter(source=ReportSource.SIGNAL).count() == 1
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+
+def chat(game, user, body, room="players"):
+    return chat_services.game_message_post(user=user, game_id=game.pk, room=room, body=body)
+
+
+def test_a_player_reports_a_message_of_the_game_chat(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    message = chat(game, bob, "You play like a potato.")
+
+    report = services.report_file(reporter=alice, reason="abusive_chat", game_message_id=message.pk)
+
+    assert (report.user, report.game, report.game_message, report.target) == (
+        bob,
+        game,
+        message,
+        f"game_message:{message.pk}",
+    )
+    refusal("self", reporter=bob, reason="abusive_chat", game_message_id=message.pk)
+
+
+def test_a_chat_message_the_reporter_could_not_read_is_not_found(alice, bob, carol):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    players_only = chat(game, bob, "Hello there.")
+    flagged = chat(game, bob, "You are a piece of shit.")
+    assert flagged.hidden
+
+    # carol watches, but the players' room is theirs while the game goes on
+    refusal("not_found", reporter=carol, reason="spam", game_message_id=players_only.pk)
+    # a flagged message is hidden from alice (and reported by the screening already)
+    refusal("not_found", reporter=alice, reason="abusive_chat", game_message_id=flagged.pk)
+    refusal("not_found", reporter=alice, reason="spam", game_message_id=flagged.pk + 100)
+
+
+def test_a_guest_reports_a_message_they_read(alice, bob, carol):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    message = chat(game, carol, "Buy cheap gold at example.com", room="spectators")
+    guest = UserFactory(is_guest=True)
+
+    report = services.report_file(reporter=guest, reason="spam", game_message_id=message.pk)
+
+    assert (report.reporter, report.user) == (guest, carol)
+
+
+def test_a_friend_reports_a_direct_message(alice, bob, carol):
+    befriend(alice, bob)
+    conversation = conversation_services.conversation_start(user=bob, username="alice")
+    message = conversation_services.direct_message_send(
+        user=bob, conversation_id=conversation.pk, body="Rematch or you are a coward."
+    )
+
+    report = services.report_file(reporter=alice, reason="other", direct_message_id=message.pk)
+
+    assert (report.user, report.direct_message, report.game, report.target) == (
+        bob,
+        message,
+        None,
+        f"direct_message:{message.pk}",
+    )
+    refusal("not_found", reporter=carol, reason="other", direct_message_id=message.pk)
+    refusal("self", reporter=bob, reason="other", direct_message_id=message.pk)
+
+
+def test_one_target_at_a_time(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    message = chat(game, bob, "Hi.")
+
+    refusal(
+        "one_target", reporter=alice, reason="spam", game_id=game.pk, game_message_id=message.pk
+    )
+    refusal("one_target", reporter=alice, reason="spam", username="bob", game_message_id=message.pk)

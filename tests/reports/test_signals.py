@@ -5,14 +5,16 @@ from datetime import timedelta
 
 import pytest
 
+from greycircle.chat import services as chat_services
+from greycircle.chat.models import GameMessage
 from greycircle.chat.signals import message_flagged
-from greycircle.conversations.models import Conversation, DirectMessage
+from greycircle.conversations import services as conversation_services
 from greycircle.games import flags, services
 from greycircle.games.clocks import TimeControl
 from greycircle.games.services import SeatSpec
 from greycircle.moderation.models import Flag
 from greycircle.reports.models import Report, ReportReason, ReportSource
-from tests.factories import game_started
+from tests.factories import befriend, game_started
 from tests.games.conftest import live_past_first_turns
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
@@ -25,14 +27,13 @@ def committed(django_capture_on_commit_callbacks):
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
-def test_a_direct_message_the_screening_flagged_is_reported_once(alice, bob):
-    conversation = Conversation.objects.create(user_low=alice, user_high=bob)
-    message = DirectMessage.objects.create(
-        conversation=conversation, sender=bob, body="rude", hidden=True, flag_reason="profanity"
-    )
-
-    for _ in range(2):
-        message_flagged.send(sender=DirectMessage, message=message, reason="profanity: rude")
+def test_a_chat_message_the_screening_flagged_is_reported_once(alice, bob, committed):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    with committed():
+        message = chat_services.game_message_post(
+            user=bob, game_id=game.pk, room="players", body="You are a piece of shit."
+        )
+    assert message.hidden
 
     [report] = Report.objects.all()
     assert (report.user, report.reporter, report.source, report.reason) == (
@@ -41,8 +42,32 @@ def test_a_direct_message_the_screening_flagged_is_reported_once(alice, bob):
         ReportSource.SCREENING,
         ReportReason.ABUSIVE_CHAT,
     )
-    assert (report.direct_message, report.target) == (message, f"direct_message:{message.pk}")
-    assert report.comment == "The screening flagged the message (profanity: rude)."
+    assert (report.game_message, report.game, report.target) == (
+        message,
+        game,
+        f"game_message:{message.pk}",
+    )
+    assert report.comment.startswith("The screening flagged the message (")
+
+    message_flagged.send(sender=GameMessage, message=message, reason="again")
+    assert Report.objects.count() == 1
+
+
+def test_a_direct_message_the_screening_flagged_is_reported(alice, bob, committed):
+    befriend(alice, bob)
+    conversation = conversation_services.conversation_start(user=bob, username="alice")
+    with committed():
+        message = conversation_services.direct_message_send(
+            user=bob, conversation_id=conversation.pk, body="shit player"
+        )
+
+    [report] = Report.objects.all()
+    assert (report.user, report.source, report.direct_message, report.target) == (
+        bob,
+        ReportSource.SCREENING,
+        message,
+        f"direct_message:{message.pk}",
+    )
 
 
 def lose_quickly(loser, winner, committed):
