@@ -44,20 +44,20 @@ from greycircle.presence import users_online
 
 
 # Me and my settings. `/api/v1/me/` is greycircle.players.api.MeView, which adds deleting my
-# account to these.
+# account to these (and, by its `serializer_class`, what the platform adds to me).
 class MeView(GenericAPIView):
     serializer_class = MeSerializer
 
     @extend_schema(summary="Me and my settings")
     def get(self, request: Request) -> Response:
-        return Response(MeSerializer(request.user).data)
+        return Response(self.get_serializer(request.user).data)
 
     @extend_schema(summary="Change my settings")
     def patch(self, request: Request) -> Response:
-        serializer = MeSerializer(request.user, data=request.data, partial=True)
+        serializer = self.get_serializer(request.user, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         user = user_settings_update(user=request.user, changes=serializer.validated_data)
-        return Response(MeSerializer(user).data)
+        return Response(self.get_serializer(user).data)
 
 
 # --- Guests: `/api/v1/me/upgrade/` ----------------------------------------------------------

@@ -394,6 +394,7 @@ SPECTACULAR_SETTINGS = {
         "ReasonEnum": "greycircle.ratings.models.UnratedReason",
         "ReportReasonEnum": "greycircle.reports.models.ReportReason",
         "ReportStatusEnum": "greycircle.reports.models.ReportStatus",
+        "SanctionKindEnum": "greycircle.moderation.models.SanctionKind",
         "TakebackActionEnum": "greycircle.games.takebacks.TakebackAction",
     },
     # Row ids in paths (greycircle.converters) are integers, as ids are in every response.

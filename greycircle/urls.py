@@ -38,6 +38,7 @@ api_v1 = [
     path("users/<str:username>/", ProfileView.as_view(), name="profile"),
     path("", include("greycircle.push.urls")),
     path("", include("greycircle.reports.urls")),
+    path("", include("greycircle.moderation.api_urls")),
     path("", include("greycircle.chat.urls")),
     *router.urls,
 ]
@@ -57,6 +58,7 @@ urlpatterns = [
     path("", include("greycircle.ratings.urls")),
     path("", include("greycircle.profiles.urls")),
     path("", include("greycircle.lobby.urls")),
+    path("", include("greycircle.moderation.urls")),
     path("", include("greycircle.conversations.urls")),
     path("", include("frontend.urls")),
 ]

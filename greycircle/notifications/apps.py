@@ -10,6 +10,7 @@ class NotificationsConfig(AppConfig):
         from accounts.signals import friend_news
         from greycircle.api.schema import components_publish
         from greycircle.games import signals
+        from greycircle.moderation import signals as moderation_signals
         from greycircle.notifications import delivery, digest, frames, mail_tasks, receivers
         from greycircle.runtime.sweeps import sweep_register
 
@@ -23,6 +24,9 @@ class NotificationsConfig(AppConfig):
         )
         signals.game_news.connect(receivers.news_received, dispatch_uid="notifications.game_news")
         friend_news.connect(receivers.news_received, dispatch_uid="notifications.friend_news")
+        moderation_signals.moderation_notice.connect(
+            receivers.news_received, dispatch_uid="notifications.moderation_notice"
+        )
         sweep_register(
             name="daily digests", run=mail_tasks.digests_send, every=digest.digest_sweep_period
         )

@@ -14,6 +14,7 @@ from rest_framework import serializers
 from greycircle.games.frames import PongFrameSerializer, SocketErrorFrameSerializer, frame_type
 from greycircle.games.models import GameSpeed, InvitationStatus
 from greycircle.games.serializers import ConstField, KindField, OneOfSerializer, OutcomeSerializer
+from greycircle.moderation.models import SanctionKind
 from greycircle.notifications.serializers import NotificationSerializer
 
 # --- the notification events ------------------------------------------------------------
@@ -128,6 +129,20 @@ class FriendAcceptedEventSerializer(serializers.Serializer):
     user = serializers.IntegerField(help_text="Their user id.")
 
 
+class ModerationNoticeEventSerializer(serializers.Serializer):
+    """The moderators sanctioned you, or lifted a sanction (`lifted`); `/api/v1/me/`'s
+    `sanctions` lists those in force."""
+
+    event = ConstField("moderation_notice", enum_name="ModerationNoticeEventEnum")
+    sanction = serializers.IntegerField(help_text="The sanction's id.")
+    sanction_kind = serializers.ChoiceField(choices=SanctionKind.choices)
+    lifted = serializers.BooleanField(help_text="True: the sanction was lifted.")
+    notice = serializers.CharField(help_text="What the moderators tell you.")
+    until = serializers.DateTimeField(
+        allow_null=True, help_text="When a mute or bar ends (null: lifted, or another kind)."
+    )
+
+
 class NotificationEventSerializer(OneOfSerializer):
     """What happened, told apart by `event`."""
 
@@ -151,6 +166,7 @@ class NotificationEventSerializer(OneOfSerializer):
             FriendRequestEventSerializer,
             FriendAcceptedEventSerializer,
             MessageEventSerializer,
+            ModerationNoticeEventSerializer,
         )
     }
 

@@ -64,6 +64,7 @@ ACTION_OF_KIND: dict[str, str] = {
     NotificationKind.REMINDER: "Make your move",
     NotificationKind.TIME_RUNNING_OUT: "Make your move",
     NotificationKind.MESSAGE: "Read the message",
+    NotificationKind.MODERATION_NOTICE: "Go to the site",
 }
 
 # At most one "your turn" mail per game and recipient in this time.
@@ -104,7 +105,8 @@ def mail_refusal(notification: Notification) -> str | None:
     if preference is None:
         return "kind not mailed"
     user = notification.recipient
-    if not user.is_active:
+    # A deactivated account is still told why by the moderators: by mail, since it cannot sign in.
+    if not user.is_active and notification.kind != NotificationKind.MODERATION_NOTICE:
         return "recipient inactive"
     if not getattr(user, preference):
         return "recipient opted out"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from django.urls import reverse
@@ -87,6 +88,17 @@ def _people(seats: list[Seat]) -> int:
     return sum(1 for seat in seats if seat.user_id is not None)
 
 
+def moderation_notice_text(data: Mapping[str, Any]) -> str:
+    """A sanction imposed or lifted (greycircle.moderation.signals), told to its player: the
+    moderators' notice and, for a mute or bar, when it ends."""
+    text = f"From the moderators: {data.get('notice') or ''}".strip()
+    until = data.get("until")
+    if until:
+        ends = datetime.fromisoformat(str(until)).astimezone(UTC)
+        text += f" (until {ends:%Y-%m-%d %H:%M} UTC)"
+    return text
+
+
 def game_over_text(game: Game, seats: list[Seat], *, recipient_id: int) -> str:
     """How `game` ended, for the player `recipient_id`: won, lost, tied, shared or stopped."""
     title = game_title(game.kind)
@@ -136,6 +148,9 @@ def draft_for(
         # Never the message itself: it may be mailed or pushed, and staff may yet hide it.
         link = reverse("messages-thread", args=[by])
         return Draft(NotificationKind.MESSAGE, f"{by} sent you a message", link, coalesce=True)
+    if event == "moderation_notice":
+        # The notice as the moderators wrote it for the player, never their reason.
+        return Draft(NotificationKind.MODERATION_NOTICE, moderation_notice_text(data), "/")
     if event == "report_handled":
         # Never what was done, nor to whom beyond the name they reported (reports.resolution).
         text = f"Thank you: the moderators have looked at your report about {data.get('name')}"

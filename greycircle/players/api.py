@@ -37,6 +37,7 @@ from accounts.models import User
 from accounts.serializers import MeSerializer
 from greycircle.api.schema import error_response
 from greycircle.games import selectors as game_selectors
+from greycircle.moderation.serializers import MeWithSanctionsSerializer
 from greycircle.players.data import account_data_export
 from greycircle.players.deletion import account_delete
 from greycircle.players.guests import guest_game_start
@@ -63,11 +64,12 @@ class DeleteWithBodySchema(AutoSchema):
             self.method = "DELETE"
 
 
-# accounts' `/api/v1/me/` (me and my settings), and deleting my account, which settles my games
-# and erases my inbox and ratings. (No docstring: drf-spectacular would make it the operations'
-# description.)
+# accounts' `/api/v1/me/` (me and my settings, with the moderators' sanctions in force on me),
+# and deleting my account, which settles my games and erases my inbox and ratings. (No docstring:
+# drf-spectacular would make it the operations' description.)
 class MeView(accounts_api.MeView):
     schema = DeleteWithBodySchema()
+    serializer_class = MeWithSanctionsSerializer
 
     @extend_schema(
         summary="Delete my account",

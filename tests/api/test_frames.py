@@ -209,6 +209,8 @@ TOLD = {
     "friends": {"friend_request", "friend_accepted"},
     # tests/conversations/test_frames.py
     "messages": {"message"},
+    # tests/moderation/test_frames.py
+    "moderation": {"moderation_notice"},
 }
 
 

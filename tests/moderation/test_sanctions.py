@@ -364,3 +364,66 @@ def test_a_player_acknowledges_only_their_own_notices(moderator, alice, bob):
             sanctions.sanction_acknowledge(user=user, sanction_id=sanction.pk)
 
     assert User.objects.get(pk=alice.pk).chat_muted_until == mute.until
+
+
+# --- the player told: inbox, push and e-mail as they chose ---------------------------------------
+
+
+def test_each_sanction_and_lift_reaches_the_players_inbox_and_mail(
+    moderator, alice, deliver_notifications
+):
+    from django_tasks_db.models import DBTaskResult
+
+    from greycircle.notifications.mail_tasks import notification_mail_send
+    from greycircle.notifications.models import Notification, NotificationKind
+    from tests.notifications.conftest import verify
+
+    verify(alice)
+    mute = impose(moderator, alice, "mute", days=2, notice="No insults, please.")
+    deliver_notifications()
+
+    told = Notification.objects.get(recipient=alice)
+    assert told.kind == NotificationKind.MODERATION_NOTICE
+    assert told.text == (
+        f"From the moderators: No insults, please. (until {mute.until:%Y-%m-%d %H:%M} UTC)"
+    )
+    assert REASON not in told.text  # staff's reason stays internal
+    mails = DBTaskResult.objects.filter(task_path=notification_mail_send.module_path)
+    assert [row.args_kwargs["args"] for row in mails] == [[told.pk]]
+
+    lift(moderator, mute)
+    deliver_notifications()
+
+    assert Notification.objects.filter(recipient=alice).count() == 2
+    latest = Notification.objects.filter(recipient=alice).order_by("-pk").first()
+    assert latest.text == f"From the moderators: {sanctions.LIFT_NOTICES[SanctionKind.MUTE]}"
+
+
+def test_a_player_who_wants_no_mail_of_it_gets_none(moderator, alice, deliver_notifications):
+    from django_tasks_db.models import DBTaskResult
+
+    from greycircle.notifications.mail_tasks import notification_mail_send
+    from tests.notifications.conftest import verify
+
+    verify(alice)
+    User.objects.filter(pk=alice.pk).update(email_moderation_notice=False)
+
+    impose(moderator, alice, "warn")
+    deliver_notifications()
+
+    assert alice.notifications.count() == 1
+    assert not DBTaskResult.objects.filter(task_path=notification_mail_send.module_path).exists()
+
+
+def test_a_deactivated_player_is_still_mailed_why(moderator, alice, deliver_notifications):
+    from greycircle.notifications import mail
+    from tests.notifications.conftest import verify
+
+    verify(alice)
+    impose(moderator, alice, "deactivate", notice="Your account is closed for spam.")
+    deliver_notifications()
+
+    notification = alice.notifications.get()
+    notification.recipient.refresh_from_db()
+    assert not notification.recipient.is_active
+    assert mail.mail_refusal(notification) is None
