@@ -18,6 +18,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, Min, OuterRef, QuerySet
 from django.utils import timezone
 
+from greycircle.chat.models import GameMessage
+from greycircle.conversations.models import DirectMessage
 from greycircle.games.models import Game, GameStatus, Move, Seat
 from greycircle.moderation import sanctions
 from greycircle.moderation.models import Sanction
@@ -212,10 +214,78 @@ def _reports(*, user_id: int) -> QuerySet[Report]:
 
 
 def case_open_reports(*, user_id: int) -> list[Report]:
-    """The player's open reports, oldest first, each with what it points at."""
-    return list(
+    """The player's open reports, oldest first, each with what it points at; a reported
+    message's with its context (`report.context`: `message_context`)."""
+    reports = list(
         _reports(user_id=user_id).filter(status=ReportStatus.OPEN).order_by("created", "pk")
     )
+    for report in reports:
+        report.context = message_context(report=report)
+    return reports
+
+
+@dataclass(frozen=True)
+class ContextLine:
+    """One message around a reported one, as staff see it: hidden ones too, marked."""
+
+    pk: int
+    author: str
+    body: str
+    created: datetime
+    hidden: bool  # shadow-hidden (flagged): nobody but its author and staff sees it
+    reviewed: bool
+    reported: bool  # the message the report is about
+
+
+@dataclass(frozen=True)
+class MessageContext:
+    where: str  # "the players' chat of game #12", "a conversation between alice and bob"
+    game_id: int | None
+    lines: list[ContextLine]
+
+
+def message_context(*, report: Report, around: int = CONTEXT_MESSAGES) -> MessageContext | None:
+    """The reported message with the `around` messages before and after it in the same game
+    room or conversation, hidden ones included; None when the report is about no message (or
+    the message is gone)."""
+    game_id = None
+    if report.game_message_id is not None:
+        message = GameMessage.objects.filter(pk=report.game_message_id).first()
+        if message is None:
+            return None
+        thread = GameMessage.objects.filter(game_id=message.game_id, room=message.room)
+        author, game_id = "author", message.game_id
+        where = f"the {message.get_room_display().lower()} chat of game #{game_id}"
+    elif report.direct_message_id is not None:
+        message = (
+            DirectMessage.objects.filter(pk=report.direct_message_id)
+            .select_related("conversation__user_low", "conversation__user_high")
+            .first()
+        )
+        if message is None:
+            return None
+        thread = DirectMessage.objects.filter(conversation_id=message.conversation_id)
+        pair = message.conversation
+        author = "sender"
+        where = f"the conversation between {pair.user_low.username} and {pair.user_high.username}"
+    else:
+        return None
+    thread = thread.select_related(author)
+    before = list(thread.filter(pk__lt=message.pk).order_by("-pk")[:around])[::-1]
+    after = list(thread.filter(pk__gt=message.pk).order_by("pk")[:around])
+    lines = [
+        ContextLine(
+            pk=line.pk,
+            author=getattr(line, author).username,
+            body=line.body,
+            created=line.created,
+            hidden=line.hidden,
+            reviewed=line.reviewed_at is not None,
+            reported=line.pk == message.pk,
+        )
+        for line in [*before, message, *after]
+    ]
+    return MessageContext(where=where, game_id=game_id, lines=lines)
 
 
 def case_earlier_reports(*, user_id: int, limit: int = HISTORY_SHOWN) -> list[Report]:

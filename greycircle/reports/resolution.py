@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from greycircle.chat import services as chat_services
+from greycircle.chat.models import GameMessage
+from greycircle.conversations import services as conversation_services
 from greycircle.moderation import sanctions
 from greycircle.moderation.errors import ModerationInvalid, ModerationPermissionDenied
 from greycircle.moderation.models import ModerationAction, ModerationActionKind, SanctionKind
@@ -148,15 +151,16 @@ def _latest_entry_id() -> int:
 
 
 def _messages_review(reports: list[Report], *, shown: bool, now: datetime) -> None:
-    """Mark the reported messages reviewed; a dismissal shows a flagged (hidden) one again."""
-    for field in ("game_message", "direct_message"):
-        if not hasattr(Report, f"{field}_id"):
-            continue  # the reports app has no link to that kind of message yet
-        ids = {getattr(report, f"{field}_id") for report in reports} - {None}
-        if not ids:
-            continue
-        messages = Report._meta.get_field(field).related_model.objects.filter(pk__in=ids)
-        messages.update(reviewed_at=now, **({"hidden": False} if shown else {}))
+    """Mark the reported messages reviewed, through their apps' services: a dismissal shows a
+    flagged (hidden) message again; an action leaves it as it is."""
+    game_messages = {r.game_message_id for r in reports} - {None}
+    if shown:
+        for message in GameMessage.objects.filter(pk__in=game_messages):
+            chat_services.game_message_review(message=message, now=now)
+    else:
+        GameMessage.objects.filter(pk__in=game_messages).update(reviewed_at=now)
+    for message_id in sorted({r.direct_message_id for r in reports} - {None}):
+        conversation_services.direct_message_review(message_id=message_id, visible=shown, now=now)
 
 
 def _reporters_tell(reports: list[Report], *, actor: User, name: str) -> None:

@@ -12,7 +12,7 @@ from greycircle.moderation.permissions import MODERATORS_GROUP, moderators_group
 from greycircle.reports.models import Report, ReportStatus
 from tests.admin_pages import message_texts
 from tests.factories import UserFactory, game_started
-from tests.reports.desk_helpers import DESK, REASON, case_url, report
+from tests.reports.desk_helpers import DESK, REASON, case_url, chat_lines, report
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +68,23 @@ def test_the_case_page_shows_the_reports_and_the_games_without_hidden_informatio
     assert f'href="/admin/games/game/{game.pk}/change/">Game #{game.pk}</a>' in content
     assert str(game.seed) not in content
     assert [opponent.user for opponent in response.context["opponents"]] == [alice]
+
+
+def test_the_case_page_shows_a_reported_message_in_context_hidden_ones_marked(
+    admin_client, alice, bob, tictactoe
+):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    _, reported, _ = chat_lines(game, bob, alice, 3)
+    reported.body, reported.hidden = "you <script>x</script> fool", True
+    reported.save()
+    report(bob, game_message=reported, game=game)
+
+    content = admin_client.get(case_url(bob)).content.decode()
+
+    assert "line 0" in content
+    assert "line 2" in content
+    assert "you &lt;script&gt;x&lt;/script&gt; fool <strong>(reported)</strong>" in content
+    assert "(hidden from others: flagged, not reviewed yet)" in content
 
 
 # --- acting ------------------------------------------------------------------------------------

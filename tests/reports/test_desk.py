@@ -7,7 +7,7 @@ from greycircle.games.services import SeatSpec, game_resign
 from greycircle.reports import desk
 from greycircle.reports.models import ReportReason, ReportSource, ReportStatus
 from tests.factories import UserFactory, game_started
-from tests.reports.desk_helpers import report
+from tests.reports.desk_helpers import chat_lines, conversation_lines, report
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +66,35 @@ def test_games_against_the_same_accounts_show_quick_losses(alice, bob, carol, ti
     assert (second.user, second.games, second.won, second.lost) == (carol, 1, 0, 0)
     [seen_from_bob] = desk.player_opponents(user_id=bob.pk)
     assert (seen_from_bob.user, seen_from_bob.lost, seen_from_bob.quick_losses) == (alice, 3, 3)
+
+
+def test_a_reported_game_message_comes_with_its_room_s_messages_around_it(alice, bob, tictactoe):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    lines = chat_lines(game, bob, alice, 9)
+    chat_lines(game, alice, bob, 2, room="spectators")  # another room: not its context
+    lines[3].hidden = True  # flagged: shadow-hidden, shown to staff marked
+    lines[3].save()
+    filed = report(bob, reporter=alice, game_message=lines[4], game=game)
+
+    context = desk.message_context(report=filed)
+
+    assert [line.body for line in context.lines] == [f"line {n}" for n in range(1, 8)]
+    assert [line.reported for line in context.lines] == [n == 4 for n in range(1, 8)]
+    assert [line.hidden for line in context.lines] == [n == 3 for n in range(1, 8)]
+    assert context.game_id == game.pk
+    assert f"game #{game.pk}" in context.where
+
+
+def test_a_reported_direct_message_comes_with_its_conversation_around_it(alice, bob):
+    lines = conversation_lines(bob, alice, 3)
+    filed = report(bob, reporter=alice, direct_message=lines[0])
+
+    context = desk.message_context(report=filed)
+
+    assert [(line.author, line.body) for line in context.lines] == [
+        ("bob", "note 0"),
+        ("alice", "note 1"),
+        ("bob", "note 2"),
+    ]
+    assert context.where == "the conversation between alice and bob"
+    assert desk.message_context(report=report(bob, reporter=alice, target="profile")) is None

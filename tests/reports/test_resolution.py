@@ -7,14 +7,15 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from greycircle.games.services import SeatSpec
 from greycircle.moderation import sanctions
 from greycircle.moderation.errors import ModerationInvalid, ModerationPermissionDenied
 from greycircle.moderation.models import ModerationAction, ModerationActionKind, SanctionKind
 from greycircle.notifications.models import Notification, NotificationKind
 from greycircle.reports import resolution
 from greycircle.reports.models import Report, ReportOutcome, ReportStatus
-from tests.factories import UserFactory
-from tests.reports.desk_helpers import REASON, report
+from tests.factories import UserFactory, game_started
+from tests.reports.desk_helpers import REASON, chat_lines, conversation_lines, report
 
 pytestmark = pytest.mark.django_db
 
@@ -147,6 +148,44 @@ def test_each_reporter_is_thanked_once_without_the_outcome(
             "Thank you: the moderators have looked at your report about rudename"
         )
     assert not Notification.objects.filter(recipient=bob).exists()
+
+
+def _flagged(message):
+    message.hidden = True
+    message.save()
+    return message
+
+
+def test_a_dismissed_flagged_message_is_shown_again(moderator, alice, bob, tictactoe):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    [message] = chat_lines(game, bob, alice, 1)
+    [note] = conversation_lines(bob, alice, 1)
+    filed = [
+        report(bob, game_message=_flagged(message), target="m"),
+        report(bob, direct_message=_flagged(note), target="d"),
+    ]
+
+    resolve(moderator, filed, "dismiss")
+
+    for reviewed in (message, note):
+        reviewed.refresh_from_db()
+        assert (reviewed.hidden, reviewed.reviewed_at is not None) == (False, True)
+
+
+def test_an_actioned_flagged_message_stays_hidden(moderator, alice, bob, tictactoe):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    [message] = chat_lines(game, bob, alice, 1)
+    [note] = conversation_lines(bob, alice, 1)
+    filed = [
+        report(bob, game_message=_flagged(message), target="m"),
+        report(bob, direct_message=_flagged(note), target="d"),
+    ]
+
+    resolve(moderator, filed, "mute", days=1)
+
+    for reviewed in (message, note):
+        reviewed.refresh_from_db()
+        assert (reviewed.hidden, reviewed.reviewed_at is not None) == (True, True)
 
 
 @pytest.mark.parametrize(
