@@ -768,6 +768,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/sanctions/{sanction_id}/acknowledge/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a moderators' notice
+         * @description A warning or a rename in my `sanctions` (`/api/v1/me/`) leaves the list once acknowledged; a mute or bar stays until it ends. Acknowledging twice changes nothing.
+         */
+        post: operations["v1_me_sanctions_acknowledge_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/upgrade/": {
         parameters: {
             query?: never;
@@ -1090,8 +1110,82 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description My message `id` is posted (its `chat_message` follows, as to everyone else). */
+        ChatAckFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_ack";
+            id: string;
+            message: components["schemas"]["GameMessage"];
+        };
+        /** @description My message `id` was refused, as `POST /games/{id}/chat/` would refuse it: not posted. */
+        ChatErrorFrame: {
+            /** @description Those of `POST /games/{id}/chat/`: `invalid` (the frame: see `fields`), `invalid_room`, `not_a_player`, `not_a_spectator`, `chat_off`, `chat_muted` (with `until`), `message_empty`, `message_too_long`, `too_many_messages` (with `retry_after`), `game_not_found`; `server_error`. */
+            code: string;
+            /** @description What went wrong, for people. */
+            detail: string;
+            /** @description With stale_version: the game's version now. */
+            current_version?: number;
+            /** @description With poke_too_soon: seconds until the next reminder is allowed; with time_not_up: seconds until the win can be claimed. */
+            retry_after?: number;
+            /**
+             * Format: date-time
+             * @description With time_not_up: when the player to move runs out of time.
+             */
+            deadline?: string;
+            /** @description With invalid: the messages per field of the request. */
+            fields?: components["schemas"]["FieldErrors"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_error";
+            /** @description The frame's `id`; null if it had none that is valid. */
+            id: string | null;
+            /**
+             * Format: date-time
+             * @description With chat_muted: when the mute ends.
+             */
+            until?: string;
+        };
+        /** @description A message to post in the game's chat, as `POST /games/{id}/chat/` posts it. */
+        ChatFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+            /** @description Mine, to match the answer (`chat_ack`, `chat_error`). */
+            id: string;
+            /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
+            room: components["schemas"]["ChatRoomEnum"];
+            /** @description As `POST /games/{id}/chat/` takes it. */
+            body: string;
+        };
+        /** @enum {string} */
+        ChatFrameTypeEnum: "chat";
+        /**
+         * @description A new message in a room I may read (not one of someone blocked either way, nor a hidden
+         *     one of someone else's, nor any while my chat is off here).
+         */
+        ChatMessageFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_message";
+            message: components["schemas"]["GameMessage"];
+        };
         /** @enum {string} */
         ChatRoomEnum: "players" | "spectators";
+        /** @enum {string} */
+        Chat_AckFrameTypeEnum: "chat_ack";
+        /** @enum {string} */
+        Chat_ErrorFrameTypeEnum: "chat_error";
+        /** @enum {string} */
+        Chat_MessageFrameTypeEnum: "chat_message";
         /** @enum {string} */
         CirKisAiLevelEnum: "easy" | "normal" | "hard";
         /** @description A shape was completed (the fields of a completion). */
@@ -2145,7 +2239,7 @@ export interface components {
             on: boolean;
         };
         /** @description A frame a client sends on `ws/games/{id}/`: a ping, or (a seated player) a move. */
-        GameClientSocketFrame: components["schemas"]["PingFrame"] | components["schemas"]["MoveFrame"];
+        GameClientSocketFrame: components["schemas"]["PingFrame"] | components["schemas"]["MoveFrame"] | components["schemas"]["ChatFrame"];
         /**
          * @description A live game's clocks (greycircle.games.clocks). A client shows the running seat's time as
          *     `remaining_ms[running]` less the time since `running_since`, on the server's clock: its own
@@ -2297,7 +2391,7 @@ export interface components {
          */
         GameReplay: components["schemas"]["CirclesGameReplay"] | components["schemas"]["CirKisGameReplay"] | components["schemas"]["KingsCornerGameReplay"];
         /** @description A frame `ws/games/{id}/` sends. */
-        GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"];
+        GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["ChatAckFrame"] | components["schemas"]["ChatErrorFrame"] | components["schemas"]["ChatMessageFrame"];
         /**
          * @description The lobby paired your seek (`seek`) into `game`, which has started: open it (the site's
          *     pages open a live game at once, wherever the player is).
@@ -2502,21 +2596,6 @@ export interface components {
          * @enum {string}
          */
         InvitationStatusEnum: "pending" | "accepted" | "declined" | "cancelled" | "expired";
-        /**
-         * @description * `friend_request` - Friend request
-         *     * `friend_accepted` - Friend request accepted
-         *     * `invitation` - Invitation to a game
-         *     * `invitation_answered` - Answer to an invitation
-         *     * `your_turn` - Your turn
-         *     * `game_over` - Game over
-         *     * `reminder` - Reminder
-         *     * `time_running_out` - Time running out
-         *     * `message` - Message from a friend
-         *     * `moderation_notice` - Notice from the moderators
-         *     * `report_handled` - Report handled
-         * @enum {string}
-         */
-        KindEnum: "friend_request" | "friend_accepted" | "invitation" | "invitation_answered" | "your_turn" | "game_over" | "reminder" | "time_running_out" | "message" | "moderation_notice" | "report_handled";
         KindStatistics: {
             kind: string;
             title: string;
@@ -3103,6 +3182,104 @@ export interface components {
         };
         /** @description A frame `ws/me/` sends. */
         MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["DirectMessageFrame"] | components["schemas"]["MessagesUnreadFrame"];
+        /** @description Me and my settings, with the sanctions in force on me. */
+        MeWithSanctions: {
+            readonly id: number;
+            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
+            readonly username: string;
+            /**
+             * Email address
+             * Format: email
+             */
+            readonly email: string;
+            /** Format: date-time */
+            readonly date_joined: string;
+            /** @description Made by “Play now as a guest”; removed after idling a while. */
+            readonly is_guest: boolean;
+            /** @description Show the legal moves of the player to move on the board. */
+            show_helpers?: boolean;
+            /** @description Confirm each move before it is played. */
+            confirm_moves?: boolean;
+            /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
+            accept_invitations_from_anyone?: boolean;
+            /** Inbox: friend requests */
+            inbox_friend_request?: boolean;
+            /** Push on friend requests */
+            push_friend_request?: boolean;
+            /** E-mail on friend requests */
+            email_friend_request?: boolean;
+            /** Inbox: friend requests accepted */
+            inbox_friend_accepted?: boolean;
+            /** Push on friend requests accepted */
+            push_friend_accepted?: boolean;
+            /** Inbox: game invitations */
+            inbox_invitation?: boolean;
+            /** Push on game invitations */
+            push_invitation?: boolean;
+            /** E-mail on game invitations */
+            email_game_invitation?: boolean;
+            /** Inbox: answers to my invitations */
+            inbox_invitation_answered?: boolean;
+            /** Push on answers to my invitations */
+            push_invitation_answered?: boolean;
+            /** Inbox: my turn */
+            inbox_your_turn?: boolean;
+            /** Push when it is my turn */
+            push_your_turn?: boolean;
+            /** E-mail when it is my turn */
+            email_your_turn?: boolean;
+            /** Inbox: games over */
+            inbox_game_over?: boolean;
+            /** Push when a game ends */
+            push_game_over?: boolean;
+            /** E-mail when a game ends */
+            email_game_over?: boolean;
+            /** Inbox: reminders */
+            inbox_reminder?: boolean;
+            /** Push reminders for waiting games */
+            push_reminder?: boolean;
+            /** E-mail reminders for waiting games */
+            email_reminder?: boolean;
+            /** Inbox: time running out */
+            inbox_time_running_out?: boolean;
+            /** Push when my time runs out */
+            push_time_running_out?: boolean;
+            /** E-mail when my time runs out */
+            email_time_running_out?: boolean;
+            /** Inbox: messages from friends */
+            inbox_message?: boolean;
+            /** Push on messages from friends */
+            push_message?: boolean;
+            /** E-mail on messages from friends */
+            email_message?: boolean;
+            /** Inbox: notices from the moderators */
+            inbox_moderation_notice?: boolean;
+            /** Push on notices from the moderators */
+            push_moderation_notice?: boolean;
+            /** E-mail on notices from the moderators */
+            email_moderation_notice?: boolean;
+            /** Inbox: my reports handled */
+            inbox_report_handled?: boolean;
+            /** Push when my reports are handled */
+            push_report_handled?: boolean;
+            /**
+             * No push while I am on the site
+             * @description Its pages tell me already.
+             */
+            push_only_away?: boolean;
+            /**
+             * No e-mail while I am on the site
+             * @description Its pages tell me already.
+             */
+            email_only_away?: boolean;
+            /**
+             * A daily e-mail of the games waiting on me
+             * @description At most one a day, only when a game waits on me.
+             */
+            email_digest?: boolean;
+            /** @description The moderators' sanctions in force on me, newest first (usually none). */
+            readonly sanctions: components["schemas"]["SanctionNotice"][];
+        };
         /** @description A friend sent you a message (the message itself comes in a `direct_message` frame). */
         MessageEvent: {
             /**
@@ -3128,6 +3305,31 @@ export interface components {
         };
         /** @enum {string} */
         Messages_UnreadFrameTypeEnum: "messages_unread";
+        /**
+         * @description The moderators sanctioned you, or lifted a sanction (`lifted`); `/api/v1/me/`'s
+         *     `sanctions` lists those in force.
+         */
+        ModerationNoticeEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "moderation_notice";
+            /** @description The sanction's id. */
+            sanction: number;
+            sanction_kind: components["schemas"]["SanctionKindEnum"];
+            /** @description True: the sanction was lifted. */
+            lifted: boolean;
+            /** @description What the moderators tell you. */
+            notice: string;
+            /**
+             * Format: date-time
+             * @description When a mute or bar ends (null: lifted, or another kind).
+             */
+            until: string | null;
+        };
+        /** @enum {string} */
+        ModerationNoticeEventEnum: "moderation_notice";
         /** @description Your move `id` is played (or was already: sent again, it is not played twice). */
         MoveAckFrame: {
             /**
@@ -3201,7 +3403,7 @@ export interface components {
         /** @description One notification of mine: `text` is written for me, `link` is a path on the site. */
         Notification: {
             readonly id: number;
-            readonly kind: components["schemas"]["KindEnum"];
+            readonly kind: components["schemas"]["NotificationKindEnum"];
             /** @description Written for the recipient. */
             readonly text: string;
             /** @description A path on this site. */
@@ -3221,7 +3423,7 @@ export interface components {
             created: string;
         };
         /** @description What happened, told apart by `event`. */
-        NotificationEvent: components["schemas"]["InvitationEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationDeclinedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["PlayerJoinedEvent"] | components["schemas"]["YourTurnEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["GameWithdrawnEvent"] | components["schemas"]["ReminderEvent"] | components["schemas"]["TimeRunningOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["WinClaimableEvent"] | components["schemas"]["FriendRequestEvent"] | components["schemas"]["FriendAcceptedEvent"] | components["schemas"]["MessageEvent"];
+        NotificationEvent: components["schemas"]["InvitationEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationDeclinedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["PlayerJoinedEvent"] | components["schemas"]["YourTurnEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["GameWithdrawnEvent"] | components["schemas"]["ReminderEvent"] | components["schemas"]["TimeRunningOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["WinClaimableEvent"] | components["schemas"]["FriendRequestEvent"] | components["schemas"]["FriendAcceptedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["ModerationNoticeEvent"];
         /**
          * @description Something happened that concerns you, with what it did to your inbox. The inbox members
          *     are absent when the inbox could not be reached (the database failed): the event still goes
@@ -3245,6 +3447,21 @@ export interface components {
         };
         /** @enum {string} */
         NotificationFrameTypeEnum: "notification";
+        /**
+         * @description * `friend_request` - Friend request
+         *     * `friend_accepted` - Friend request accepted
+         *     * `invitation` - Invitation to a game
+         *     * `invitation_answered` - Answer to an invitation
+         *     * `your_turn` - Your turn
+         *     * `game_over` - Game over
+         *     * `reminder` - Reminder
+         *     * `time_running_out` - Time running out
+         *     * `message` - Message from a friend
+         *     * `moderation_notice` - Notice from the moderators
+         *     * `report_handled` - Report handled
+         * @enum {string}
+         */
+        NotificationKindEnum: "friend_request" | "friend_accepted" | "invitation" | "invitation_answered" | "your_turn" | "game_over" | "reminder" | "time_running_out" | "message" | "moderation_notice" | "report_handled";
         /** @description A notification marked read, and how many of mine are still unread. */
         NotificationRead: {
             notification: components["schemas"]["Notification"];
@@ -3440,7 +3657,8 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["Seek"][];
         };
-        PatchedMeRequest: {
+        /** @description Me and my settings, with the sanctions in force on me. */
+        PatchedMeWithSanctionsRequest: {
             /** @description Show the legal moves of the player to move on the board. */
             show_helpers?: boolean;
             /** @description Confirm each move before it is played. */
@@ -3764,6 +3982,31 @@ export interface components {
         ReportStatusEnum: "open" | "handled";
         /** @enum {string} */
         RoundOverTypeEnum: "round_over";
+        /**
+         * @description * `warn` - Warning
+         *     * `mute` - Chat muted
+         *     * `rated_bar` - Barred from rated games
+         *     * `rename` - Username changed
+         *     * `deactivate` - Account deactivated
+         * @enum {string}
+         */
+        SanctionKindEnum: "warn" | "mute" | "rated_bar" | "rename" | "deactivate";
+        /**
+         * @description A sanction in force on me: a warning or rename not yet acknowledged
+         *     (`POST /api/v1/me/sanctions/{id}/acknowledge/`), a chat mute or a bar from rated games
+         *     until `until`.
+         */
+        SanctionNotice: {
+            readonly id: number;
+            readonly kind: components["schemas"]["SanctionKindEnum"];
+            /** @description What the moderators tell you. */
+            readonly notice: string;
+            /**
+             * Format: date-time
+             * @description When a mute or bar ends (null for the other kinds).
+             */
+            readonly until: string | null;
+        };
         Seat: {
             seat: number;
             user: string | null;
@@ -7092,7 +7335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Me"];
+                    "application/json": components["schemas"]["MeWithSanctions"];
                 };
             };
             /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
@@ -7200,7 +7443,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedMeRequest"];
+                "application/json": components["schemas"]["PatchedMeWithSanctionsRequest"];
             };
         };
         responses: {
@@ -7209,7 +7452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Me"];
+                    "application/json": components["schemas"]["MeWithSanctions"];
                 };
             };
             /** @description Invalid request. Error codes: `invalid`, `parse_error`, `too_deep`. */
@@ -7287,6 +7530,63 @@ export interface operations {
             };
             /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; wait the seconds in `Retry-After`. Error codes: `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_me_sanctions_acknowledge_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sanction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionNotice"];
+                };
+            };
+            /** @description Not signed in, or the session token is no longer valid. Error codes: `not_authenticated`, `authentication_failed`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (a browser must send its CSRF token). Error codes: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such warning or rename of mine. Error codes: `not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
