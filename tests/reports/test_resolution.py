@@ -7,6 +7,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from greycircle.chat.errors import MessageForbidden
+from greycircle.chat.services import game_message_post
+from greycircle.games.errors import GamePermissionDenied
+from greycircle.games.rated_bar import rated_bar_check
 from greycircle.games.services import SeatSpec
 from greycircle.moderation import sanctions
 from greycircle.moderation.errors import ModerationInvalid, ModerationPermissionDenied
@@ -87,11 +91,16 @@ def test_warning_imposes_the_sanction_and_links_its_log_entry(moderator, alice, 
     assert filed.moderation_action.action == ModerationActionKind.SANCTION_WARN
 
 
-def test_muting_sets_the_player_s_mute(moderator, alice, bob):
+def test_muting_sets_the_player_s_mute_and_they_cannot_post(moderator, alice, bob, tictactoe):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+
     resolve(moderator, [report(bob, reporter=alice)], "mute", days=3)
 
     bob.refresh_from_db()
     assert bob.chat_muted_until > timezone.now() + timedelta(days=2)
+    with pytest.raises(MessageForbidden) as refused:
+        game_message_post(user=bob, game_id=game.pk, room="players", body="hello")
+    assert refused.value.code == "chat_muted"
     assert ModerationAction.objects.filter(
         user=bob, action=ModerationActionKind.SANCTION_MUTE
     ).exists()
@@ -102,6 +111,9 @@ def test_barring_from_rated_games_sets_the_bar(moderator, alice, bob):
 
     bob.refresh_from_db()
     assert bob.rated_barred_until > timezone.now() + timedelta(days=6)
+    with pytest.raises(GamePermissionDenied) as refused:
+        rated_bar_check(user=bob)
+    assert refused.value.code == "rated_barred"
 
 
 def test_renaming_gives_the_player_the_new_username(moderator, alice):
