@@ -1083,6 +1083,8 @@ export interface components {
             blocks: components["schemas"]["NamedSince"][];
             ratings: components["schemas"]["RatingData"][];
             notifications: components["schemas"]["NotificationData"][];
+            /** @description The messages I sent friends. */
+            messages: components["schemas"]["MessageData"][];
             /** @description The browsers my notifications are pushed to. */
             push_subscriptions: components["schemas"]["WebPushSubscriptionData"][];
             /** @description The apps my notifications are pushed to. */
@@ -3279,6 +3281,13 @@ export interface components {
             email_digest?: boolean;
             /** @description The moderators' sanctions in force on me, newest first (usually none). */
             readonly sanctions: components["schemas"]["SanctionNotice"][];
+        };
+        MessageData: {
+            /** @description The friend it was sent to. */
+            to_user: string;
+            body: string;
+            /** Format: date-time */
+            created: string;
         };
         /** @description A friend sent you a message (the message itself comes in a `direct_message` frame). */
         MessageEvent: {

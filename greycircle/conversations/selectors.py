@@ -161,3 +161,24 @@ def conversation_unread_count(*, user: User, conversation: Conversation) -> int:
         .exclude(sender=user)
         .count()
     )
+
+
+def messages_sent_by(*, user: User) -> list[tuple[DirectMessage, str]]:
+    """Every message `user` sent, oldest first, each with the username it was sent to (for the
+    download of their data)."""
+    messages = (
+        DirectMessage.objects.filter(sender=user)
+        .select_related("conversation__user_low", "conversation__user_high")
+        .order_by("pk")
+    )
+    return [
+        (
+            message,
+            (
+                message.conversation.user_high
+                if message.conversation.user_low_id == user.pk
+                else message.conversation.user_low
+            ).username,
+        )
+        for message in messages
+    ]

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts import selectors
 from accounts.models import User
 from accounts.services import SETTINGS_FIELDS
+from greycircle.conversations.selectors import messages_sent_by
 from greycircle.games.models import Game, Move
 from greycircle.games.selectors import move_entry_for_seat, seat_index_for, seats_json
 from greycircle.notifications.models import Notification
@@ -24,8 +25,9 @@ from greycircle.ratings.models import PlayerRating
 
 
 def account_data_export(*, user: User) -> dict[str, Any]:
-    """`user`'s profile, settings, games, friends, requests, blocks, ratings, notifications and
-    push registrations (the shape of `greycircle.players.serializers.AccountDataSerializer`)."""
+    """`user`'s profile, settings, games, friends, requests, blocks, ratings, notifications, the
+    messages they sent friends and push registrations (the shape of
+    `greycircle.players.serializers.AccountDataSerializer`)."""
     return {
         "exported_at": timezone.now(),
         "profile": {
@@ -77,6 +79,10 @@ def account_data_export(*, user: User) -> dict[str, Any]:
                 "created": notification.created,
             }
             for notification in Notification.objects.filter(recipient=user).order_by("created")
+        ],
+        "messages": [
+            {"to_user": to_user, "body": message.body, "created": message.created}
+            for message, to_user in messages_sent_by(user=user)
         ],
         **push_registrations_of(user=user),
     }

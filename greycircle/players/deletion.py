@@ -4,9 +4,9 @@ The account is *anonymised*, not deleted: its row stays, so the seats of finishe
 point at somebody (a seat with no user would look open to join) and those games keep their
 outcome, log and ratings. Everything personal goes: the username becomes "deleted-<id>" (shown
 as "deleted player"), the e-mail addresses, password, settings, friends, requests, blocks,
-notifications and ratings are removed, and the row can never log in again (`is_active` off, an
-unusable password; its open sockets are closed with 4401). Games still going are settled
-first, through the game services:
+notifications, messages to friends and ratings are removed, and the row can never log in
+again (`is_active` off, an unusable password; its open sockets are closed with 4401). Games
+still going are settled first, through the game services:
 
 - a game in play is resigned (every other seat wins);
 - a table the player set up and nobody has started yet is withdrawn (cancelled);
@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User, lookalike_exists
 from accounts.usernames import DELETED_PREFIX
+from greycircle.conversations.models import ConversationRead, DirectMessage
 from greycircle.games import changes, events, invitations, services
 from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
@@ -78,6 +79,9 @@ def account_anonymise(*, user: User) -> User:
         Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
         Notification.objects.filter(recipient=user).delete()
         MailSent.objects.filter(recipient=user).delete()
+        # Their words go; their friends' stay, in conversations with "deleted player".
+        DirectMessage.objects.filter(sender=user).delete()
+        ConversationRead.objects.filter(user=user).delete()
         PlayerRating.objects.filter(user=user).delete()
         EmailAddress.objects.filter(user=user).delete()
         user.groups.clear()

@@ -137,6 +137,12 @@ class NotificationDataSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
+class MessageDataSerializer(serializers.Serializer):
+    to_user = serializers.CharField(help_text="The friend it was sent to.")
+    body = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
 class AccountDataSerializer(serializers.Serializer):
     """Everything the site keeps about me (`GET /api/v1/me/data/`, the site's /account/data/)."""
 
@@ -149,6 +155,7 @@ class AccountDataSerializer(serializers.Serializer):
     blocks = NamedSinceSerializer(many=True, help_text="The users I blocked.")
     ratings = RatingDataSerializer(many=True)
     notifications = NotificationDataSerializer(many=True)
+    messages = MessageDataSerializer(many=True, help_text="The messages I sent friends.")
     push_subscriptions = WebPushSubscriptionDataSerializer(
         many=True, help_text="The browsers my notifications are pushed to."
     )

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts import friends
+from greycircle.conversations import services as conversations
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
@@ -15,7 +16,7 @@ from greycircle.players.data import account_data_export
 from greycircle.push.models import PushDevice
 from greycircle.push.services import webpush_subscribe
 from greycircle.ratings.models import PlayerRating
-from tests.factories import game_started
+from tests.factories import befriend, game_started
 from tests.push.push_service import Browser
 
 pytestmark = pytest.mark.django_db
@@ -150,3 +151,12 @@ def test_my_ratings_are_in_my_data_per_kind_and_speed(alice):
         ("circles", "correspondence", 1620),
         ("circles", "live", 1550),
     ]
+
+
+def test_the_messages_i_sent_are_in_my_data(alice, bob):
+    befriend(alice, bob)
+    conversation = conversations.conversation_start(user=alice, username="bob")
+    conversations.direct_message_send(user=alice, conversation_id=conversation.pk, body="hi bob")
+    conversations.direct_message_send(user=bob, conversation_id=conversation.pk, body="hi alice")
+    data = account_data_export(user=alice)
+    assert [(m["to_user"], m["body"]) for m in data["messages"]] == [("bob", "hi bob")]

@@ -9,13 +9,14 @@ from django.test import Client
 from accounts import friends, guests
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User
+from greycircle.conversations import services as conversations
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
 from greycircle.games.services import SeatSpec
 from greycircle.notifications.models import Notification
 from greycircle.players import deletion
 from greycircle.ratings.models import PlayerRating
-from tests.factories import PASSWORD, UserFactory, game_started, let_anyone_invite
+from tests.factories import PASSWORD, UserFactory, befriend, game_started, let_anyone_invite
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +151,12 @@ def test_the_username_of_a_deleted_account_is_free_again(alice):
     deletion.account_delete(user=alice, password=PASSWORD)
     assert User.objects.get(pk=alice.pk).username == f"deleted-{alice.pk}"
     assert UserFactory(username="alice").pk != alice.pk
+
+
+def test_deleting_removes_my_messages_and_keeps_my_friends_words(alice, bob):
+    befriend(alice, bob)
+    conversation = conversations.conversation_start(user=alice, username="bob")
+    conversations.direct_message_send(user=alice, conversation_id=conversation.pk, body="mine")
+    conversations.direct_message_send(user=bob, conversation_id=conversation.pk, body="theirs")
+    deletion.account_delete(user=alice, password=PASSWORD)
+    assert [m.body for m in conversation.messages.all()] == ["theirs"]
