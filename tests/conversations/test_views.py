@@ -45,6 +45,11 @@ def test_a_thread_shows_messages_as_text_and_is_read_once_opened(alice, bob, tal
     assert '<a href="https://example.com/x" rel="nofollow">' in html
     assert selectors.messages_unread_count(user=bob) == 0
     assert 'data-count="0"' in badge(as_bob.get("/messages/").content.decode())
+    # The other person's messages can be reported (frontend/js/report.js); one's own cannot.
+    message = talking.messages.get()
+    assert f'data-report-direct-message="{message.pk}"' in html
+    mine = signed_in(alice).get("/messages/bob/").content.decode()
+    assert "data-report-direct-message" not in mine
 
 
 def test_links_are_not_clickable_once_no_longer_friends(alice, bob, talking):

@@ -111,10 +111,18 @@ function threadPage(threadElement) {
       hour: "2-digit",
       minute: "2-digit",
     });
-    const actions = document.createElement("span");
-    actions.className = "thread__actions";
-    actions.dataset.reportHook = "";
-    item.append(who, body, when, actions);
+    item.append(who, body, when);
+    if (!mine) {
+      // Opened by frontend/js/report.js, which the page loads, as the rendered ones are.
+      const report = document.createElement("button");
+      report.className = "button button--small thread__report";
+      report.type = "button";
+      report.textContent = "Report";
+      report.dataset.report = `${message.sender}'s message`;
+      report.dataset.reportDirectMessage = String(message.id);
+      report.setAttribute("aria-label", "Report this message to the moderators");
+      item.append(report);
+    }
     list.append(item);
     empty?.setAttribute("hidden", "");
     item.scrollIntoView({ block: "nearest" });
