@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from greycircle.conversations import services
+from greycircle.notifications import mail
 from greycircle.notifications.models import Notification
 from tests.factories import befriend
+from tests.notifications.conftest import verify
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +103,23 @@ def test_the_recipient_is_notified_once_per_conversation_until_they_read_it(
     as_alice.post(f"{URL}{conversation['id']}/messages/", {"body": "four"})
     deliver_notifications()
     assert Notification.objects.filter(recipient=bob, kind="message", read=False).count() == 1
+
+
+def test_a_message_is_mailed_to_who_asks_without_its_text(
+    alice, bob, friends_talking, deliver_notifications, mailoutbox
+):
+    verify(bob)
+    bob.email_message = True
+    bob.save(update_fields=["email_message"])
+    as_alice, _ = friends_talking
+    conversation = as_alice.post(URL, {"username": "bob"}).json()
+    as_alice.post(f"{URL}{conversation['id']}/messages/", {"body": "the secret plan"})
+    deliver_notifications()
+    kept = Notification.objects.get(recipient=bob, kind="message")
+
+    assert mail.notification_mail_deliver(notification_id=kept.pk)
+    [message] = mailoutbox
+    assert message.subject == "alice sent you a message"
+    assert "/messages/alice/" in message.body
+    assert "secret plan" not in message.body
+    assert "secret plan" not in message.alternatives[0][0]
