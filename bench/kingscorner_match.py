@@ -31,7 +31,7 @@ from bench.kingscorner_baselines import BASELINES
 from bench.match_stats import PairedGame, Timing, machine_line, paired_schedule, wilson_interval
 from kingscorner.ai import LEVELS, choose_move, observe
 from kingscorner.ai_search import hard_move
-from kingscorner.rules import RULES, GameState, Move
+from kingscorner.rules import RULES, EndTurn, GameState, Move, PlayCard
 
 MAX_ACTIONS = 20_000
 
@@ -60,12 +60,17 @@ class Result:
     winners: list[int]
     reason: str
     timing: dict[str, Timing] = field(default_factory=dict)
+    turns: dict[str, int] = field(default_factory=dict)
+    held_back: dict[str, int] = field(default_factory=dict)
+    """Turns a side ended while it could still play a card from its hand."""
 
 
 def play_game(players: dict[str, Player], game: PairedGame, index: int, seed: int) -> Result:
     state = RULES.new_game(len(game.lineup), seed=game.seed, options={})
     rng = random.Random(f"{seed}:{index}")
     timing = {"a": Timing(), "b": Timing()}
+    turns = {"a": 0, "b": 0}
+    held_back = {"a": 0, "b": 0}
     for _ in range(MAX_ACTIONS):
         seat = RULES.to_move(state)
         if seat is None:
@@ -74,13 +79,16 @@ def play_game(players: dict[str, Player], game: PairedGame, index: int, seed: in
         wall, cpu = perf_counter(), process_time()
         move = players[side].move(state, rng.getrandbits(63))
         timing[side].record(perf_counter() - wall, process_time() - cpu)
+        if isinstance(move, EndTurn):
+            turns[side] += 1
+            held_back[side] += any(isinstance(m, PlayCard) for m in RULES.legal_moves(state))
         state = RULES.play(state, move)
     else:
         raise RuntimeError(f"Deal {game.seed} did not end in {MAX_ACTIONS} actions.")
     outcome = RULES.outcome(state)
     assert outcome is not None
     share = sum(1 for seat in outcome.winners if game.lineup[seat] == "a") / len(outcome.winners)
-    return Result(share, outcome.winners, outcome.reason, timing)
+    return Result(share, outcome.winners, outcome.reason, timing, turns, held_back)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,7 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         for result in results:
             total.wall += result.timing[side].wall
             total.cpu += result.timing[side].cpu
+        turns = sum(result.turns[side] for result in results)
+        held = sum(result.held_back[side] for result in results)
         print(f"  {side.upper()} {players[side].name:<7} {total.summary()}")
+        print(f"    ended {held} of {turns} turns ({held / max(1, turns):.0%}) with a card to play")
     print(f"  after: {machine_line()}; wall time {wall:.0f} s")
     return 0
 
