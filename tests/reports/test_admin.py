@@ -9,6 +9,8 @@ from greycircle.games.services import SeatSpec
 from greycircle.moderation import sanctions
 from greycircle.moderation.models import ModerationAction
 from greycircle.moderation.permissions import MODERATORS_GROUP, moderators_group_ensure
+from greycircle.ratings.models import PlayerRating, RatingChange
+from greycircle.reports import resolution
 from greycircle.reports.models import Report, ReportStatus
 from tests.admin_pages import message_texts
 from tests.factories import UserFactory, game_started
@@ -85,6 +87,38 @@ def test_the_case_page_shows_a_reported_message_in_context_hidden_ones_marked(
     assert "line 2" in content
     assert "you &lt;script&gt;x&lt;/script&gt; fool <strong>(reported)</strong>" in content
     assert "(hidden from others: flagged, not reviewed yet)" in content
+
+
+def test_the_case_page_shows_earlier_reports_sanctions_the_log_and_ratings(
+    admin_client, staff, alice, bob, tictactoe
+):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    earlier = report(bob, reporter=alice, ago_hours=48)
+    resolution.reports_resolve(
+        actor=staff, report_ids=[earlier.pk], action="mute", reason=REASON, days=2
+    )
+    PlayerRating.objects.create(user=bob, kind="tictactoe", rating=1432, games=4)
+    RatingChange.objects.create(
+        game=game,
+        user=bob,
+        kind="tictactoe",
+        rating_before=1500,
+        rating_after=1432,
+        deviation_after=200,
+    )
+    report(bob, reporter=alice)
+
+    response = admin_client.get(case_url(bob))
+
+    assert response.context["earlier"] == [Report.objects.get(pk=earlier.pk)]
+    [line] = response.context["sanctions"]
+    assert (line.sanction.kind, line.active, line.liftable) == ("mute", True, True)
+    content = response.content.decode()
+    assert "Actioned" in content  # the earlier report's outcome
+    assert "Chat muted for bob until" in content  # the earlier report's log entry
+    assert REASON in content  # the moderation log's why
+    assert "1432" in content
+    assert f'href="/admin/games/game/{game.pk}/change/">Game #{game.pk}</a>' in content
 
 
 # --- acting ------------------------------------------------------------------------------------
