@@ -20,10 +20,11 @@ Database connections. Django's connections are per thread, so a process holds at
 them for its sockets. A thread keeps its connection from one call to the next while work is
 waiting, so a burst of handshakes reuses a few connections instead of opening one per call (about
 17 ms of CPU each with PostgreSQL's SCRAM authentication on loopback). When a thread runs out of
-work it applies Django's rule (`close_old_connections`, as at the end of a request: with
-CONN_MAX_AGE=0 the connection is closed, otherwise kept until it is that old, and checked before
-reuse when CONN_HEALTH_CHECKS is on). After every call a connection that the call left unusable (a
-database error, autocommit not restored) is dropped whatever its age.
+work (none comes within `PAUSE`) it applies Django's rule (`close_old_connections`, as at the end
+of a request: with CONN_MAX_AGE=0 the connection is closed, otherwise kept until it is that old,
+and checked before reuse when CONN_HEALTH_CHECKS is on); between calls that come sooner it is
+not checked again. After every call a connection that the call left unusable (a database error,
+autocommit not restored) is dropped whatever its age.
 
 Each thread runs its calls in a context of its own rather than in a copy of the caller's (as
 `sync_to_async` does), so what Django keeps per context lives per thread, as under WSGI: one cache
@@ -52,15 +53,27 @@ R = TypeVar("R")
 THREADS = 4
 
 
+# A thread that waits no longer than this for its next call keeps its connection as it is (no
+# CONN_MAX_AGE rule, no health check armed): under load a connection is checked once, not
+# before every move (a `SELECT 1`, a transaction of its own: 0.9 more a move, bench/README.md,
+# "Moves over the socket").
+PAUSE = 0.5
+
+
 def _drop_unusable_connections() -> None:
     """Close this thread's connections that are broken or outside autocommit, whatever their age
-    (Django's `close_if_unusable_or_obsolete` without its CONN_MAX_AGE clock)."""
+    (Django's `close_if_unusable_or_obsolete` without its CONN_MAX_AGE clock). One that a call
+    just used without an error is not checked again before the next call (Django's would be):
+    only a wait for work arms the health check (`SocketExecutor._work`)."""
     for connection in connections.all(initialized_only=True):
         close_at, connection.close_at = connection.close_at, None
+        checked = connection.health_check_done and not connection.errors_occurred
         try:
             connection.close_if_unusable_or_obsolete()
         finally:
             connection.close_at = close_at
+        if connection.connection is not None and checked:
+            connection.health_check_done = True
 
 
 class SocketExecutor(Executor):
@@ -69,8 +82,9 @@ class SocketExecutor(Executor):
     (A `ThreadPoolExecutor` cannot tell its threads that the queue is empty before they block.)
     """
 
-    def __init__(self, threads: int, name: str = "socket-sync") -> None:
+    def __init__(self, threads: int, name: str = "socket-sync", *, pause: float = PAUSE) -> None:
         self._threads_wanted = threads
+        self.pause = pause
         self._name = name
         self._queue: queue.SimpleQueue[tuple[Future, Callable[[], Any]] | None] = (
             queue.SimpleQueue()
@@ -133,11 +147,14 @@ class SocketExecutor(Executor):
             try:
                 item = self._queue.get_nowait()
             except queue.Empty:
-                # Out of work: release connections as at the end of a request, then wait.
-                context.run(close_old_connections)
-                item = self._queue.get()
-                # Connections kept (CONN_MAX_AGE > 0) may have grown too old while waiting.
-                context.run(close_old_connections)
+                try:
+                    item = self._queue.get(timeout=self.pause)
+                except queue.Empty:
+                    # Out of work: release connections as at the end of a request, then wait.
+                    context.run(close_old_connections)
+                    item = self._queue.get()
+                    # Connections kept (CONN_MAX_AGE > 0) may have grown too old while waiting.
+                    context.run(close_old_connections)
             if item is None:
                 context.run(connections.close_all)
                 return
