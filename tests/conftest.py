@@ -143,9 +143,13 @@ def _quick_flush() -> Iterator[None]:
 def _fresh_cache() -> Iterator[None]:
     from django.core.cache import cache
 
+    from greycircle.api.throttling import rate_leases
+
     cache.clear()
+    rate_leases.forget()  # units leased from the counters just emptied
     yield
     cache.clear()
+    rate_leases.forget()
 
 
 @pytest.fixture

@@ -134,35 +134,42 @@ class ResilientRedisCache(RedisCache):
     def clear(self):
         return self._guard(False, super().clear)
 
-    def count_many(self, counters: list[tuple[str, int]]) -> list[int]:
-        """Add one to each counter `(key, timeout)` (a counter lives `timeout` seconds from its
-        first count) and return them, in one round trip; 0s while Redis fails (limits fail
-        open)."""
+    def count_many(self, counters: list[tuple[str, int]], by: list[int] | None = None) -> list[int]:
+        """Add one (or `by[i]`) to each counter `(key, timeout)` (a counter lives `timeout`
+        seconds from its first count) and return them, in one round trip; 0s while Redis fails
+        (limits fail open)."""
 
         def increment() -> list[int]:
             names = [self.make_and_validate_key(key) for key, _ in counters]
+            amounts = by or [1] * len(counters)
             pipeline = self._cache.get_client(names[0], write=True).pipeline(transaction=False)
-            for name, (_, timeout) in zip(names, counters, strict=True):
-                pipeline.incr(name)
+            for name, (_, timeout), amount in zip(names, counters, amounts, strict=True):
+                pipeline.incr(name, amount)
                 pipeline.expire(name, timeout, nx=True)
             return pipeline.execute()[::2]
 
         return self._guard([0] * len(counters), increment)
 
 
-def cache_count_many(cache: Any, counters: list[tuple[str, int]]) -> list[int]:
-    """Add one to each counter `(key, timeout)` in `cache` (living `timeout` seconds from its
-    first count) and return them: one round trip on Redis, any Django cache otherwise."""
+def cache_count_many(
+    cache: Any, counters: list[tuple[str, int]], *, by: list[int] | None = None
+) -> list[int]:
+    """Add one (or `by[i]`) to each counter `(key, timeout)` in `cache` (living `timeout` seconds
+    from its first count) and return them: one round trip on Redis, any Django cache otherwise."""
     count_many = getattr(cache, "count_many", None)  # `cache` may be a proxy of the default
     if count_many is not None:
-        return count_many(counters)
-    return [_count(cache, key, timeout) for key, timeout in counters]
+        return count_many(counters, by) if by is not None else count_many(counters)
+    amounts = by or [1] * len(counters)
+    return [
+        _count(cache, key, timeout, amount)
+        for (key, timeout), amount in zip(counters, amounts, strict=True)
+    ]
 
 
-def _count(cache: Any, key: str, timeout: int) -> int:
+def _count(cache: Any, key: str, timeout: int, amount: int = 1) -> int:
     try:
-        return cache.incr(key)
+        return cache.incr(key, amount)
     except ValueError:
-        if cache.add(key, 1, timeout):
-            return 1
-        return cache.incr(key)
+        if cache.add(key, amount, timeout):
+            return amount
+        return cache.incr(key, amount)

@@ -4,7 +4,8 @@
 import pytest
 from rest_framework.throttling import SimpleRateThrottle
 
-from greycircle.api.throttling import RateLimits
+from greycircle.api import throttling
+from greycircle.api.throttling import RateLimits, lease_size, rate_limits_spend
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +72,55 @@ def test_an_anonymous_client_is_counted_by_address(client, monkeypatch):
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "anon", "2/min")
     statuses = [client.get("/api/v1/leaderboards/circles/").status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
+
+
+# Actions outside a request (`rate_limits_spend`: moves over a socket, chat messages) spend units
+# that their process leased from the shared counter, `lease_size` at a time.
+
+
+def test_a_lease_is_a_twentieth_of_the_limit_small_limits_counted_one_by_one():
+    sizes = {allowed: lease_size(allowed) for allowed in (1, 39, 40, 120, 600, 10**6)}
+    assert sizes == {1: 1, 39: 1, 40: 2, 120: 6, 600: 30, 10**6: 100}
+
+
+@pytest.mark.usefixtures("rate_window_still")
+def test_actions_outside_requests_take_one_round_trip_per_lease_and_keep_the_limit(
+    alice, monkeypatch
+):
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "moves", "100/min")
+    trips = []
+    count_many = throttling.cache_count_many
+
+    def counting(cache, counters, *, by):
+        trips.append(by)
+        return count_many(cache, counters, by=by)
+
+    monkeypatch.setattr(throttling, "cache_count_many", counting)
+    answers = [rate_limits_spend(user=alice, scope="moves") for _ in range(101)]
+    assert answers[:100] == [None] * 100
+    assert 1 <= answers[100] <= 60
+    # 20 leases of 5 moves (with 4 of 30 of the user's own limit), then the refused one's trip.
+    assert len(trips) == 21
+
+
+@pytest.mark.usefixtures("rate_window_still")
+def test_processes_sharing_a_counter_never_let_more_than_the_limit_through(alice, monkeypatch):
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "moves", "100/min")
+    processes = [throttling.RateLeases(), throttling.RateLeases(), throttling.RateLeases()]
+    allowed = 0
+    for turn in range(150):
+        monkeypatch.setattr(throttling, "rate_leases", processes[turn % 7 % 3])
+        allowed += rate_limits_spend(user=alice, scope="moves") is None
+    # Units leased and not spent count as spent: at most a lease short of it for each process
+    # holding some (the documented slack), never more.
+    assert 100 - 2 * (lease_size(100) - 1) <= allowed <= 100
+
+
+def test_a_lease_ends_with_its_window(alice, monkeypatch):
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "moves", "40/min")
+    now = [600.0]
+    monkeypatch.setattr(RateLimits, "timer", lambda self: now[0])
+    answers = [rate_limits_spend(user=alice, scope="moves") for _ in range(41)]
+    assert answers[-2:] == [None, 60]
+    now[0] += 60
+    assert rate_limits_spend(user=alice, scope="moves") is None
