@@ -6,13 +6,15 @@ channels==4.3.2, redis==8.1.0. `PipelinedRedisChannelLayer` overrides
 closes, wrapping `loop.close` as channels-redis does for its pools), sets its `brpop_timeout` (1 s
 instead of 5), and uses its `ring_size`, `prefix`, `connection()`, `receive_lock` (made anew each
 time receiving starts after nobody received), `receive_buffer`, `deserialize`, `_group_key`,
-`_map_channel_keys_to_connection`, `hosts`, `group_expiry` and `expiry`, and writes
-channels-redis's storage (one sorted set per channel, scored by time) with a Lua script of its own,
-a copy of `group_send`'s; it relies on redis-py's `bzmpop`, run in a task of its own (a blocking
-read cancelled as Redis answers loses the answer).
+`hosts`, `group_expiry`, `expiry`, `capacity`, `channel_capacity` and `_serializer` (its
+`random_prefix_length`, `crypter` and msgpack's `as_bytes`), and writes channels-redis's storage
+(a sorted set of members per group; one of messages per channel key, scored by time, each message
+a random prefix and a msgpack map whose `__asgi_channel__` lists the key's channels) with a Lua
+script of its own, `group_send`'s four steps for every group at once; it relies on redis-py's
+`bzmpop`, run in a task of its own (a blocking read cancelled as Redis answers loses the answer).
 `BatchingInMemoryChannelLayer` overrides `InMemoryChannelLayer.new_channel` and `group_add`. Why:
 receiving CPU 856 to 961 µs per message against channels-redis's 1,764 to 1,841 µs at 500/s, and
-none lost at ≈1,000/s where channels-redis lost 22%; a change for five groups in two round trips
+none lost at ≈1,000/s where channels-redis lost 22%; a change for five groups in one round trip
 instead of twenty. Re-measured on 2026-12-01 (`bench/channel_compare.py`, 5 interleaved rounds,
 load average 6 to 19): 281 and 229 µs per message batched at 500/s and 1,000/s, against 800 and
 606 µs (2.6 to 2.8 times) for channels-redis's read with a `capacity` of 10,000, the least that lost
@@ -24,7 +26,9 @@ A move is news for every audience of its game (each seat and the spectators) and
 personal streams (`ws/me/`). channels-redis sends to one group at a time, in four round trips to
 Redis each (drop expired members, read the members, drop expired messages, add the messages); a
 change for five groups cost twenty. `PipelinedRedisChannelLayer.group_send_many` sends the whole
-change in two: one pipeline reads the members of every group, one script stores every message.
+change in one: a script reads the members of every group and stores every message (until
+2026-12-02 a pipeline read the members first, then a script stored the messages: one round trip
+more for every change; bench/README.md, "Moves over the socket").
 Sync code (views, the task worker) sends through a blocking Redis client of its own, rather than
 handing each publish over to the event loop and waiting for it.
 
@@ -59,12 +63,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import threading
 import time
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import msgpack
 import redis
 import redis.asyncio
 import redis.backoff
@@ -76,19 +82,42 @@ from channels_redis.core import RedisChannelLayer
 # `(group, message)` pairs: the messages of one change.
 GroupMessages = Sequence[tuple[str, dict[str, Any]]]
 
-# Store each message in its channel's sorted set unless the channel is full, after dropping the
-# set's expired messages (as channels-redis does per group, here for every group at once).
-_STORE_MESSAGES = """
-local now = tonumber(ARGV[#ARGV - 1])
-local expiry = tonumber(ARGV[#ARGV])
+# Send each message to every member of its group (KEYS[i]) in one round trip: drop the group's
+# expired members, read the others, and store the message once per channel key (a process's
+# sockets share one), unless that channel is full, after dropping its expired messages, as
+# channels-redis's `group_send` does per group in four round trips. ARGV[i] is the message's
+# serialised payload without the value of its last key, `__asgi_channel__` (its random prefix,
+# then a msgpack map): the script appends the channels of the key it is stored in, as a msgpack
+# array (what channels-redis puts there). The channels' keys are derived here, not passed in
+# KEYS: fine on one Redis server, which is the only setup that uses this script.
+_GROUPS_SEND = """
+local n = #KEYS
+local prefix = ARGV[n + 1]
+local now = tonumber(ARGV[n + 2])
+local members_expired = tonumber(ARGV[n + 3])
+local expiry = tonumber(ARGV[n + 4])
+local capacity = tonumber(ARGV[n + 5])
 local over_capacity = 0
-for i = 1, #KEYS do
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - expiry)
-    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[#KEYS + i]) then
-        redis.call('ZADD', KEYS[i], now, ARGV[i])
-        redis.call('EXPIRE', KEYS[i], expiry)
-    else
-        over_capacity = over_capacity + 1
+for i = 1, n do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, members_expired)
+    local keys, channels = {}, {}
+    for _, channel in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+        local bang = string.find(channel, '!', 1, true)
+        local key = prefix .. (bang and string.sub(channel, 1, bang) or channel)
+        if channels[key] == nil then
+            channels[key] = {}
+            keys[#keys + 1] = key
+        end
+        table.insert(channels[key], channel)
+    end
+    for _, key in ipairs(keys) do
+        redis.call('ZREMRANGEBYSCORE', key, 0, now - expiry)
+        if redis.call('ZCARD', key) < capacity then
+            redis.call('ZADD', key, now, ARGV[i] .. cmsgpack.pack(channels[key]))
+            redis.call('EXPIRE', key, expiry)
+        else
+            over_capacity = over_capacity + 1
+        end
     end
 end
 return over_capacity
@@ -96,7 +125,7 @@ return over_capacity
 
 
 class PipelinedRedisChannelLayer(RedisChannelLayer):
-    """channels-redis's layer, plus `group_send_many`: several group messages in two round trips,
+    """channels-redis's layer, plus `group_send_many`: several group messages in one round trip,
     from async code or (`group_send_many_sync`) from sync code without a hop to the event loop;
     and a process's sockets receive their messages in batches (one round trip each)."""
 
@@ -258,17 +287,11 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         """Send each `(group, message)`; a channel in several groups gets each of its messages."""
         if not messages:
             return
-        if self.ring_size != 1:
-            # Groups spread over several Redis servers: one send per group.
+        if not self._sends_in_one_trip():
             for group, message in messages:
                 await self.group_send(group, message)
             return
-        connection = self.connection(0)
-        members = connection.pipeline(transaction=False)
-        now = self._members_queue(members, messages)
-        store = self._store_arguments(messages, await members.execute(), now)
-        if store is not None:
-            await connection.eval(_STORE_MESSAGES, *store)
+        await self.connection(0).eval(_GROUPS_SEND, *self._send_arguments(messages))
 
     def group_send_many_sync(self, messages: GroupMessages) -> None:
         """`group_send_many` for sync code (views, the task worker), through a blocking client:
@@ -279,16 +302,51 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
         if client is None:
             async_to_sync(self.group_send_many)(messages)
             return
-        members = client.pipeline(transaction=False)
-        now = self._members_queue(members, messages)
-        store = self._store_arguments(messages, members.execute(), now)
-        if store is not None:
-            client.eval(_STORE_MESSAGES, *store)
+        client.eval(_GROUPS_SEND, *self._send_arguments(messages))
+
+    def _sends_in_one_trip(self) -> bool:
+        """Whether `_GROUPS_SEND` can send for this layer: one Redis server, one capacity for
+        every channel, and messages serialised by msgpack, unencrypted (what the script writes).
+        Otherwise channels-redis sends to one group at a time."""
+        serializer = self._serializer
+        return (
+            self.ring_size == 1
+            and not self.channel_capacity
+            and type(serializer).as_bytes is msgpack.packb
+            and serializer.crypter is None
+        )
+
+    def _send_arguments(self, messages: GroupMessages) -> list[Any]:
+        """The arguments of `_GROUPS_SEND` for `messages`."""
+        now = time.time()
+        keys: list[bytes] = []
+        payloads: list[bytes] = []
+        random_bytes = self._serializer.random_prefix_length
+        for group, message in messages:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            keys.append(self._group_key(group))
+            # The map's last value, None, is one byte (0xc0): the script writes the channels.
+            packed = msgpack.packb({**message, "__asgi_channel__": None})
+            # A random prefix makes each stored message unique in its channel's sorted set, as
+            # channels-redis's serializer does (`random_prefix_length`).
+            payloads.append(
+                random.getrandbits(8 * random_bytes).to_bytes(random_bytes, "big") + packed[:-1]
+            )
+        return [
+            len(keys),
+            *keys,
+            *payloads,
+            self.prefix,
+            now,
+            int(now) - self.group_expiry,
+            self.expiry,
+            self.capacity,
+        ]
 
     def _sync_redis(self) -> redis.Redis | None:
         """This process's blocking client (thread-safe), or None for a setup it does not cover
-        (several servers, Sentinel)."""
-        if self.ring_size != 1 or "address" not in self.hosts[0]:
+        (several servers, Sentinel, a send that takes more than one trip)."""
+        if not self._sends_in_one_trip() or "address" not in self.hosts[0]:
             return None
         with self._sync_client_lock:
             if self._sync_client is None:
@@ -310,35 +368,6 @@ class PipelinedRedisChannelLayer(RedisChannelLayer):
                     **options,
                 )
             return self._sync_client
-
-    def _members_queue(self, pipeline: Any, messages: GroupMessages) -> float:
-        """Queue, for each group, dropping its expired members and reading the others."""
-        now = time.time()
-        for group, _ in messages:
-            assert self.require_valid_group_name(group), "Group name not valid"
-            key = self._group_key(group)
-            pipeline.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
-            pipeline.zrange(key, 0, -1)
-        return now
-
-    def _store_arguments(
-        self, messages: GroupMessages, replies: list[Any], now: float
-    ) -> list[Any] | None:
-        """The arguments of `_STORE_MESSAGES` for every message to every member (None: nobody
-        listens)."""
-        keys: list[str] = []
-        payloads: list[bytes] = []
-        capacities: list[int] = []
-        for (_, message), channels in zip(messages, replies[1::2], strict=True):
-            names = [channel.decode("utf8") for channel in channels]
-            _, per_key, capacity = self._map_channel_keys_to_connection(names, message)
-            for key, payload in per_key.items():
-                keys.append(key)
-                payloads.append(payload)
-                capacities.append(capacity[key])
-        if not keys:
-            return None
-        return [len(keys), *keys, *payloads, *capacities, now, self.expiry]
 
 
 def _retrieved(read: asyncio.Task[Any]) -> None:

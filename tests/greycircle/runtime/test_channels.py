@@ -12,6 +12,7 @@ import pytest
 import redis
 import redis.asyncio
 from asgiref.sync import async_to_sync
+from channels_redis.core import RedisChannelLayer
 
 from greycircle.runtime.channels import BatchingInMemoryChannelLayer, PipelinedRedisChannelLayer
 from greycircle.settings import redis_settings
@@ -65,7 +66,7 @@ async def test_each_channel_gets_the_message_of_each_of_its_groups_through_redis
 
 
 @pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
-async def test_sending_to_several_groups_takes_two_round_trips(redis_layer, monkeypatch):
+async def test_sending_to_several_groups_takes_one_round_trip(redis_layer, monkeypatch):
     await exchange(redis_layer)  # the groups and the connection exist now
     connection = redis_layer.connection(0)
     calls = []
@@ -86,8 +87,35 @@ async def test_sending_to_several_groups_takes_two_round_trips(redis_layer, monk
         [(f"game.1.{group}", {"type": "x"}) for group in ("seat0", "seat1", "spectators")]
     )
 
-    assert calls == ["pipeline", "eval"]  # the groups' members, then every message at once
+    assert calls == ["eval"]  # the groups' members read and every message stored at once
     await redis_layer.flush()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_what_one_trip_stores_is_channels_redis_own_message(redis_server):
+    # Received by channels-redis's own layer: the script writes its storage as it does.
+    ours = PipelinedRedisChannelLayer(hosts=[redis_server.url], prefix="interop")
+    theirs = RedisChannelLayer(hosts=[redis_server.url], prefix="interop")
+    first, second = await theirs.new_channel(), await theirs.new_channel()
+    await theirs.group_add("game.7.seat0", first)
+    await theirs.group_add("game.7.seat0", second)
+    frame = {"type": "game.envelope", "frame": "é" * 300, "n": 2**40, "ok": True, "list": [1.5]}
+    await ours.group_send_many([("game.7.seat0", frame)])
+    assert await theirs.receive(first) == frame
+    assert await theirs.receive(second) == frame
+    await theirs.flush()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_a_full_channel_takes_no_more_messages(redis_server):
+    layer = PipelinedRedisChannelLayer(hosts=[redis_server.url], prefix="full", capacity=2)
+    full = await joined(layer, "game.8.seat0")
+    for n in range(3):  # the third finds the channel full
+        await layer.group_send_many([("game.8.seat0", {"type": "x", "n": n})])
+    assert [(await layer.receive(full))["n"] for _ in range(2)] == [0, 1]
+    await layer.group_send_many([("game.8.seat0", {"type": "x", "n": 3})])
+    assert (await layer.receive(full))["n"] == 3
+    await layer.flush()
 
 
 async def test_the_in_memory_layer_sends_to_several_groups_alike():
