@@ -60,6 +60,12 @@ class UserSettingsForm(forms.Form):
         label="Anyone may invite me to a game",
         help_text="Otherwise only my friends can. Nobody I blocked ever can.",
     )
+    chat_enabled = forms.BooleanField(
+        required=False,
+        label="Chat in games",
+        help_text="Off, I see no game's chat and write in none. A game's page also turns its own "
+        "chat off.",
+    )
     push_only_away = forms.BooleanField(
         required=False,
         label="No push while I am on the site",
@@ -118,6 +124,9 @@ class UserSettingsForm(forms.Form):
 
     def invitation_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("accept_invitations_from_anyone",) if name in self.fields]
+
+    def chat_fields(self) -> list[forms.BoundField]:
+        return [self["chat_enabled"]]
 
     def notification_channels(self) -> list[str]:
         """The grid's columns: the channels this form has a box of (a guest has no e-mail)."""

@@ -23,6 +23,7 @@ class MeSerializer(serializers.ModelSerializer):
             "show_helpers",
             "confirm_moves",
             "accept_invitations_from_anyone",
+            "chat_enabled",
             *User.NOTIFICATION_PREFERENCES,
         ]
         read_only_fields = ["id", "username", "email", "date_joined", "is_guest"]

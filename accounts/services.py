@@ -10,6 +10,7 @@ SETTINGS_FIELDS = (
     "show_helpers",
     "confirm_moves",
     "accept_invitations_from_anyone",
+    "chat_enabled",
     *User.NOTIFICATION_PREFERENCES,
 )
 

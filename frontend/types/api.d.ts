@@ -3106,6 +3106,8 @@ export interface components {
             confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** @description Show the chat in games (each game can still turn it off). */
+            chat_enabled?: boolean;
             /** Inbox: friend requests */
             inbox_friend_request?: boolean;
             /** Push on friend requests */
@@ -3204,6 +3206,8 @@ export interface components {
             confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** @description Show the chat in games (each game can still turn it off). */
+            chat_enabled?: boolean;
             /** Inbox: friend requests */
             inbox_friend_request?: boolean;
             /** Push on friend requests */
@@ -3674,6 +3678,8 @@ export interface components {
             confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** @description Show the chat in games (each game can still turn it off). */
+            chat_enabled?: boolean;
             /** Inbox: friend requests */
             inbox_friend_request?: boolean;
             /** Push on friend requests */
@@ -4096,6 +4102,8 @@ export interface components {
             confirm_moves?: boolean;
             /** @description Let anyone invite me to a game, not only my friends (never someone I blocked). */
             accept_invitations_from_anyone?: boolean;
+            /** @description Show the chat in games (each game can still turn it off). */
+            chat_enabled?: boolean;
             /** Inbox: friend requests */
             inbox_friend_request?: boolean;
             /** Push on friend requests */

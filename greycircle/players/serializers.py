@@ -81,6 +81,7 @@ class SettingsDataSerializer(serializers.ModelSerializer):
             "show_helpers",
             "confirm_moves",
             "accept_invitations_from_anyone",
+            "chat_enabled",
             *User.NOTIFICATION_PREFERENCES,
         ]
 

@@ -331,6 +331,7 @@ def test_settings_post_saves_every_field_and_says_so(browser_client, alice):
         "show_helpers": False,
         "confirm_moves": True,
         "accept_invitations_from_anyone": True,
+        "chat_enabled": False,
         **dict.fromkeys(User.NOTIFICATION_PREFERENCES, False),
         "email_your_turn": True,
         "email_game_over": True,
@@ -362,6 +363,7 @@ def test_a_guests_settings_say_what_an_account_gives_instead_of_invitations(clie
     assert tuple(response.context["form"].fields) == (
         "show_helpers",
         "confirm_moves",
+        "chat_enabled",
         "inbox_your_turn",
         "push_your_turn",
         "inbox_game_over",

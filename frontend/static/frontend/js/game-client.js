@@ -30,6 +30,8 @@ const MOVE_ANSWER_WAIT_MS = 4000;
  * @property {(envelope: Envelope, previous: Envelope) => void} [onEnvelope] a newer envelope came
  * @property {(moves: MoveLogEntry[], envelope: Envelope) => void} [onMoves] the log grew
  * @property {(state: ConnectionState) => void} [onConnection]
+ * @property {(frame: GameSocketFrame) => void} [onFrame] every frame the socket brings, before the
+ *   client takes it (the chat panel's frames, which the client leaves alone)
  */
 
 /** @param {string} name */
@@ -63,7 +65,7 @@ export class GameClient {
    * @param {Envelope} envelope
    * @param {GameClientCallbacks} [callbacks]
    */
-  constructor(envelope, { onEnvelope, onMoves, onConnection } = {}) {
+  constructor(envelope, { onEnvelope, onMoves, onConnection, onFrame } = {}) {
     this.envelope = envelope;
     this.id = envelope.id;
     /** @type {MoveLogEntry[]} */
@@ -76,6 +78,7 @@ export class GameClient {
     this.onEnvelope = onEnvelope || (() => {});
     this.onMoves = onMoves || (() => {});
     this.onConnection = onConnection || (() => {});
+    this.onFrame = onFrame || (() => {});
     this.attempt = 0;
     /** @type {WebSocket | null} */
     this.socket = null;
@@ -291,6 +294,16 @@ export class GameClient {
   }
 
   /**
+   * Send `frame` on the live socket; false if there is none (send it over HTTP then).
+   * @param {object} frame
+   */
+  sendFrame(frame) {
+    if (!this.live || !this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /**
    * A command on the game (`resign`, `claim`, `poke`, `cancel`, `rematch`): its answer.
    * @param {string} name
    * @returns {Promise<any>}
@@ -335,6 +348,7 @@ export class GameClient {
     socket.addEventListener("message", (event) => {
       /** @type {GameSocketFrame} */
       const message = JSON.parse(event.data);
+      this.onFrame(message);
       if (message.type === "move_ack" || message.type === "move_error") {
         if (message.id !== null) this.movesAwaited.get(message.id)?.(message);
         return;

@@ -13,6 +13,7 @@
 // Everything but render is optional: the page has a plain wording for whatever a kind leaves out.
 
 import { Clocks } from "greycircle/clock";
+import { chatMount } from "greycircle/chat";
 import { ApiError, GameClient } from "greycircle/game-client";
 import { RematchOffer, Takebacks } from "greycircle/game-offers";
 import { setTitleStatus } from "greycircle/notifications";
@@ -446,8 +447,14 @@ async function main() {
     if (notices.length) notify(notices.join(" "));
   }
 
+  /** @type {import("greycircle/chat").ChatPanel | null} */
+  let chat = null;
   client = new GameClient(initial, {
-    onEnvelope: render,
+    onEnvelope: (envelope, previous) => {
+      render(envelope, previous);
+      chat?.update(envelope);
+    },
+    onFrame: (frame) => chat?.frame(frame),
     onMoves: (moves, envelope) => renderMoves(moves, envelope, renderer),
     onConnection: (/** @type {ConnectionState} */ state) => {
       root.dataset.connection = state;
@@ -471,6 +478,7 @@ async function main() {
   const takebacks = new Takebacks(offerContext);
   const rematchOffer = new RematchOffer(offerContext);
   render(initial, null);
+  chat = chatMount({ client, username: settings.username, envelope: initial });
   client.loadMoves();
   client.connect();
   // The time left counts down between envelopes; when it runs out the server's periodic check
