@@ -213,10 +213,12 @@ def sanction_lift(*, actor: User, sanction_id: int, reason: str) -> Sanction:
             _timed_refresh(user, kind, now=now)
         if kind == SanctionKind.RENAME:
             _rename_undo(user, sanction)
-        if kind == SanctionKind.DEACTIVATE:
-            # Recorded by the reactivation itself, as the deactivation was.
-            users_reactivate(actor=actor, user_ids=[user.pk], reason=reason)
-        else:
+        # A reactivation is recorded by itself, as the deactivation was; an account staff
+        # reactivated meanwhile (in the admin) has only the lift to record.
+        reactivated = kind == SanctionKind.DEACTIVATE and users_reactivate(
+            actor=actor, user_ids=[user.pk], reason=reason
+        )
+        if not reactivated:
             moderation_record(
                 actor=actor,
                 action=ModerationActionKind.SANCTION_LIFT,

@@ -310,6 +310,19 @@ def test_lifting_a_deactivation_reactivates(moderator, alice):
     assert entries(alice)[0] == (ModerationActionKind.USER_REACTIVATE, "Appeal accepted.")
 
 
+def test_lifting_a_deactivation_of_an_account_reactivated_meanwhile_is_still_logged(
+    moderator, alice
+):
+    from greycircle.moderation.services import users_reactivate
+
+    sanction = impose(moderator, alice, "deactivate")
+    users_reactivate(actor=moderator, user_ids=[alice.pk], reason="Admin's own form.")
+
+    lift(moderator, sanction)
+
+    assert entries(alice)[0] == (ModerationActionKind.SANCTION_LIFT, "Appeal accepted.")
+
+
 def test_lifting_a_warning_withdraws_it(moderator, alice):
     warning = impose(moderator, alice, "warn")
 
