@@ -1085,6 +1085,8 @@ export interface components {
             notifications: components["schemas"]["NotificationData"][];
             /** @description The messages I sent friends. */
             messages: components["schemas"]["MessageData"][];
+            /** @description The reports I filed. */
+            reports: components["schemas"]["ReportData"][];
             /** @description The browsers my notifications are pushed to. */
             push_subscriptions: components["schemas"]["WebPushSubscriptionData"][];
             /** @description The apps my notifications are pushed to. */
@@ -3977,6 +3979,21 @@ export interface components {
             game_message?: number | null;
             /** @description A message from a friend (its sender is reported). */
             direct_message?: number | null;
+        };
+        ReportData: {
+            reason: components["schemas"]["ReportReasonEnum"];
+            comment: string;
+            /** @description The player I reported. */
+            about: string;
+            /** Format: date-time */
+            created: string;
+            /**
+             * @description `handled` once a moderator has looked at it.
+             *
+             *     * `open` - Open
+             *     * `handled` - Handled
+             */
+            status: components["schemas"]["ReportStatusEnum"];
         };
         /**
          * @description * `abusive_chat` - Abusive chat

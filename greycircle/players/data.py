@@ -22,11 +22,12 @@ from greycircle.games.selectors import move_entry_for_seat, seat_index_for, seat
 from greycircle.notifications.models import Notification
 from greycircle.push.selectors import push_registrations_of
 from greycircle.ratings.models import PlayerRating
+from greycircle.reports.selectors import reports_data_of
 
 
 def account_data_export(*, user: User) -> dict[str, Any]:
     """`user`'s profile, settings, games, friends, requests, blocks, ratings, notifications, the
-    messages they sent friends and push registrations (the shape of
+    messages they sent friends, the reports they filed and push registrations (the shape of
     `greycircle.players.serializers.AccountDataSerializer`)."""
     return {
         "exported_at": timezone.now(),
@@ -84,6 +85,7 @@ def account_data_export(*, user: User) -> dict[str, Any]:
             {"to_user": to_user, "body": message.body, "created": message.created}
             for message, to_user in messages_sent_by(user=user)
         ],
+        "reports": reports_data_of(user=user),
         **push_registrations_of(user=user),
     }
 

@@ -4,8 +4,9 @@ The account is *anonymised*, not deleted: its row stays, so the seats of finishe
 point at somebody (a seat with no user would look open to join) and those games keep their
 outcome, log and ratings. Everything personal goes: the username becomes "deleted-<id>" (shown
 as "deleted player"), the e-mail addresses, password, settings, friends, requests, blocks,
-notifications, messages to friends and ratings are removed, and the row can never log in
-again (`is_active` off, an unusable password; its open sockets are closed with 4401). Games
+notifications, messages to friends and ratings are removed (the reports they filed stay,
+without their name), and the row can never log in again (`is_active` off, an unusable password;
+its open sockets are closed with 4401). Games
 still going are settled first, through the game services:
 
 - a game in play is resigned (every other seat wins);
@@ -34,6 +35,7 @@ from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
 from greycircle.notifications.models import MailSent, Notification
 from greycircle.ratings.models import PlayerRating
+from greycircle.reports.models import Report
 
 # The settings a deleted account is left with: their defaults, so nothing of the player's
 # choices stays behind.
@@ -82,6 +84,9 @@ def account_anonymise(*, user: User) -> User:
         # Their words go; their friends' stay, in conversations with "deleted player".
         DirectMessage.objects.filter(sender=user).delete()
         ConversationRead.objects.filter(user=user).delete()
+        # The reports they filed stay for staff, no longer saying who filed them; reports about
+        # them stay too (the row does).
+        Report.objects.filter(reporter=user).update(reporter=None)
         PlayerRating.objects.filter(user=user).delete()
         EmailAddress.objects.filter(user=user).delete()
         user.groups.clear()

@@ -15,6 +15,7 @@ from greycircle.games.serializers import (
     SeatSerializer,
 )
 from greycircle.push.serializers import PushDeviceDataSerializer, WebPushSubscriptionDataSerializer
+from greycircle.reports.models import ReportReason, ReportStatus
 
 # --- Guests: an account in one request, with a game against the computer ----------------------
 
@@ -144,6 +145,16 @@ class MessageDataSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
+class ReportDataSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=ReportReason.choices)
+    comment = serializers.CharField(allow_blank=True)
+    about = serializers.CharField(help_text="The player I reported.")
+    created = serializers.DateTimeField()
+    status = serializers.ChoiceField(
+        choices=ReportStatus.choices, help_text="`handled` once a moderator has looked at it."
+    )
+
+
 class AccountDataSerializer(serializers.Serializer):
     """Everything the site keeps about me (`GET /api/v1/me/data/`, the site's /account/data/)."""
 
@@ -157,6 +168,7 @@ class AccountDataSerializer(serializers.Serializer):
     ratings = RatingDataSerializer(many=True)
     notifications = NotificationDataSerializer(many=True)
     messages = MessageDataSerializer(many=True, help_text="The messages I sent friends.")
+    reports = ReportDataSerializer(many=True, help_text="The reports I filed.")
     push_subscriptions = WebPushSubscriptionDataSerializer(
         many=True, help_text="The browsers my notifications are pushed to."
     )

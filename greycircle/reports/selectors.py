@@ -24,3 +24,18 @@ def report_json(*, report: Report) -> dict[str, Any]:
         "created": report.created,
         "status": report.status,
     }
+
+
+def reports_data_of(*, user: User) -> list[dict[str, Any]]:
+    """The reports `user` filed, oldest first, for their data download: what they reported and
+    whether it was handled (never the outcome; never the reports about them)."""
+    return [
+        {
+            "reason": report.reason,
+            "comment": report.comment,
+            "about": report.user.username,
+            "created": report.created,
+            "status": report.status,
+        }
+        for report in Report.objects.filter(reporter=user).select_related("user").order_by("pk")
+    ]
