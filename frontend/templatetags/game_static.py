@@ -40,7 +40,6 @@ SHARED_MODULES = {
     "greycircle/notifications": "frontend/js/notifications.js",
     "greycircle/rules-diagrams": "frontend/js/rules-diagrams.js",
     "greycircle/dom": "frontend/js/dom.js",
-    "greycircle/report": "frontend/js/report.js",
     "greycircle/chat": "frontend/js/chat.js",
     "greycircle/report": "frontend/js/report.js",
 }
