@@ -17,9 +17,9 @@ from kingscorner.ai_search import (
     hard_move,
     legal_actions,
 )
-from kingscorner.cards import CORNERS, FOUNDATIONS
+from kingscorner.cards import CORNERS, FOUNDATIONS, card_name
 from kingscorner.rules import END_TURN, RULES, GameState, Move, MovePile, PlayCard, position
-from tests.kingscorner.test_ai import hidden_shuffled, random_states
+from tests.kingscorner.test_ai import hidden_shuffled, play, random_states
 
 ITERATIONS = 60
 
@@ -156,3 +156,20 @@ def test_hard_goes_out_when_a_sequence_empties_the_hand():
     outcome = RULES.outcome(after)
     assert outcome is not None
     assert outcome.winners == [0]
+
+
+def test_hard_holds_a_card_back_rather_than_let_the_opponent_go_out():
+    # The opponent holds one card, a black 7 (the only cards unseen are 7C and 7S: one in its
+    # hand, one in the stock). Playing 8H on 9S now gives it a place to go out; holding 8H back
+    # and drawing the other 7 lets hard go out next turn with 8H, the 7 and 6D.
+    tops = ["9S", "AC", "AD", "AH", "AS", "2C", "2D", "2H"]
+    named = {"8H", "6D", "7C", "7S", *tops}
+    rest = [card_name(card) for card in range(52) if card_name(card) not in named]
+    piles = {"N": ["9S"]}
+    for index, name in enumerate(["E", "S", "W", "NE", "SE", "SW", "NW"]):
+        piles[name] = [*rest[index::7], tops[index + 1]]
+    state = position(hands=[["8H", "6D"], ["7S"]], piles=piles, stock=["7C"])
+    assert RULES.legal_moves(state) == [play("8H", "N"), END_TURN]
+
+    for seed in range(3):
+        assert hard_move(observe(state), seed=seed, iterations=200) == END_TURN
