@@ -8,6 +8,7 @@
 // only offers the rooms the viewer's seat and the game's status allow.
 
 import { element, textElement } from "greycircle/dom";
+import { reportOpen } from "greycircle/report";
 
 /** @typedef {import("types/page").Schemas} Schemas */
 /** @typedef {import("types/page").Envelope} Envelope */
@@ -200,6 +201,16 @@ export class ChatPanel {
       item.append(" ", body);
       if (message.hidden) {
         item.append(" ", textElement("span", "chat__hidden muted", "(only you and the moderators see this)"));
+      }
+      if (!mine) {
+        // The moderators see the message in its context; the author is who is reported.
+        const report = textElement("button", "chat__report button button--small", "Report");
+        report.type = "button";
+        report.setAttribute("aria-label", `Report the message of ${message.author.username}`);
+        report.addEventListener("click", () =>
+          reportOpen({ target: { game_message: message.id }, label: `${message.author.username}'s message` }),
+        );
+        item.append(" ", report);
       }
       return item;
     });
