@@ -218,10 +218,11 @@ class ReportAdmin(admin.ModelAdmin):
         except ModerationError as error:
             form.add_error(None, error.detail)
             return self._case_page(request, player, form=form)
+        thanked = ", the reporters thanked" if any(r.reporter_id for r in handled) else ""
         self.message_user(
             request,
             f"Done: {form.summary(name=player.username)}; {len(handled)} "
-            f"report{'s' if len(handled) != 1 else ''} handled, the reporters thanked.",
+            f"report{'s' if len(handled) != 1 else ''} handled{thanked}.",
             messages.SUCCESS,
         )
         return HttpResponseRedirect(reverse(f"{self.admin_site.name}:reports_report_changelist"))
