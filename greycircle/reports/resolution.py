@@ -166,9 +166,7 @@ def _messages_review(reports: list[Report], *, shown: bool, now: datetime) -> No
 def _reporters_tell(reports: list[Report], *, actor: User, name: str) -> None:
     """Queue one `report_handled` notification per reporter (in this transaction), saying only
     that the moderators looked at their report about `name`."""
-    reporters = sorted(
-        {report.reporter_id for report in reports} - {None, actor.pk}  # type: ignore[operator]
-    )
+    reporters = sorted({report.reporter_id for report in reports} - {None, actor.pk})
     if reporters:
         notification_tasks.notifications_enqueue(
             news=[
