@@ -28,16 +28,13 @@ Levels
     majority in a shape still open. A won game scores above everything, a lost one below. Ties are
     broken at random by `seed`.
 ``hard``
-    A paranoid alpha-beta search: the computer maximises, every other seat minimises, the value
-    being the computer's score minus the best other score (plus the side to move's immediate
-    completion as a quiescence term at the leaves). Moves at every node are ordered by the
-    ``normal`` value of the seat moving there and only the best few are searched (a beam: 12 at
-    the root, 6 below). It deepens iteratively (2, 3, 4, ... placements; free turns are extra
-    plies of the same seat) and returns the best move of the deepest search completed.
-    ``budget_ms`` also becomes a budget of positions played (`NODES_PER_MS` per millisecond, at
-    least `MIN_NODES`), so that on an idle machine the answer for a seed does not depend on its
-    speed; `NODES_PER_MS` is set so that ``budget_ms`` is about the thinking time on the
-    reference machine (see ``bench/cirkis_match.py``); the deadline caps it on a busy one.
+    A paranoid alpha-beta search over a beam of the most promising moves, deepening iteratively,
+    on a lean copy of the rules with an evaluation of points, strikes, majorities in open shapes
+    and pieces left (`cirkis.ai_search`, whose docstring says more). ``budget_ms`` also becomes a
+    budget of positions played (`NODES_PER_MS` per millisecond, at least `MIN_NODES`), so that
+    on an idle machine the answer for a seed does not depend on its speed; `NODES_PER_MS` is set
+    so that ``budget_ms`` is about the thinking time on the reference machine (see
+    ``bench/cirkis_match.py``); the deadline caps it on a busy one.
 """
 
 from __future__ import annotations
@@ -47,6 +44,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from cirkis.ai_search import Budget, OutOfBudget, Search
 from cirkis.board import CENTER_RING_MASK, FIELD_COUNT, PIECES, PLACEMENTS
 from cirkis.rules import (
     PIECE_INDEX,
@@ -70,7 +68,7 @@ __all__ = [
 ]
 
 LEVELS: Final = ("easy", "normal", "hard")
-NODES_PER_MS: Final = 40
+NODES_PER_MS: Final = 60
 MIN_NODES: Final = 200
 SAFETY: Final = 0.9
 """Thinking stops at this share of ``budget_ms``: the rest covers unwinding and a slow check."""
@@ -82,9 +80,6 @@ EXTRA_TURN: Final = 4.0
 THREAT_WEIGHT: Final = 0.9
 STRIKE_WEIGHT: Final = 0.8
 MAJORITY_WEIGHT: Final = 1.0
-ROOT_BEAM: Final = 12
-BEAM: Final = 6
-MAX_DEPTH: Final = 8
 
 _TARGET_MASKS: Final[tuple[int, ...]] = (*SHAPE_MASKS, CENTER_RING_MASK)
 _CONTAINING: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
@@ -102,33 +97,6 @@ PIECE_WEIGHT: Final[dict[str, float]] = {
     key: 0.5 * len(piece.field_kinds) + 5.0 / len(PLACEMENTS[key]) for key, piece in PIECES.items()
 }
 """A small preference for pieces that are hard to place later: big ones, and rare fits."""
-
-
-class _OutOfNodes(Exception):
-    """The search ran out of positions or passed its deadline."""
-
-
-class _Budget:
-    """Positions left to value and the deadline, checked every `CLOCK_EVERY` positions."""
-
-    __slots__ = ("clock", "deadline", "nodes", "until_check")
-
-    def __init__(self, nodes: int, deadline: float, clock: Callable[[], float]) -> None:
-        self.nodes = nodes
-        self.deadline = deadline
-        self.clock = clock
-        self.until_check = CLOCK_EVERY
-
-    def spend(self) -> None:
-        """Count one position; raise `_OutOfNodes` past the count or the deadline."""
-        if self.nodes <= 0:
-            raise _OutOfNodes
-        self.nodes -= 1
-        self.until_check -= 1
-        if not self.until_check:
-            self.until_check = CLOCK_EVERY
-            if self.clock() >= self.deadline:
-                raise _OutOfNodes
 
 
 def _gains(before: Sequence[int], after: Sequence[int], seat: int) -> float:
@@ -215,102 +183,20 @@ def greedy_value(state: GameState, move: Placement, after: GameState | None = No
     return value
 
 
-def _leaf_value(state: GameState, root: int) -> float:
-    if state.finished is not None:
-        return _final_value(state, root)
-    scores = state.scores
-    value = scores[root] - max(s for who, s in enumerate(scores) if who != root)
-    strike = STRIKE_WEIGHT * best_strike(state)
-    return value + strike if state.turn == root else value - strike
-
-
 def _greedy_best(
-    state: GameState, moves: Sequence[Placement], rng: random.Random, budget: _Budget
+    state: GameState, moves: Sequence[Placement], rng: random.Random, budget: Budget
 ) -> Placement:
     """The ``normal`` choice among `moves`: of those valued before `budget` ran out, if it did."""
     best: tuple[float, float, Placement] | None = None
     for move in moves:
         try:
             budget.spend()
-        except _OutOfNodes:
+        except OutOfBudget:
             break
         item = (greedy_value(state, move), rng.random(), move)
         if best is None or item[:2] > best[:2]:
             best = item
     return moves[0] if best is None else best[2]
-
-
-class _Search:
-    def __init__(self, root: int, budget: _Budget, rng: random.Random) -> None:
-        self.root = root
-        self.budget = budget
-        self.rng = rng
-        self.partial: list[tuple[float, float, Placement]] = []
-        """The root moves valued so far, while the root's ordering is being built."""
-
-    def children(
-        self, state: GameState, beam: int, *, keep: bool = False
-    ) -> list[tuple[Placement, GameState]]:
-        """The `beam` most promising moves for the seat to move, best first (by ``normal``);
-        with `keep`, each valued move is also kept in `partial` (for a root cut short)."""
-        scored = []
-        for move in RULES.legal_moves(state):
-            self.budget.spend()
-            after = RULES.advance(state, move)
-            scored.append((greedy_value(state, move, after), self.rng.random(), move, after))
-            if keep:
-                self.partial.append(scored[-1][:3])
-        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        return [(move, after) for _, _, move, after in scored[:beam]]
-
-    def value(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
-        if depth == 0 or state.finished is not None:
-            self.budget.spend()
-            return _leaf_value(state, self.root)
-        maximising = state.turn == self.root
-        best = -float("inf") if maximising else float("inf")
-        for _, after in self.children(state, BEAM):
-            value = self.value(after, depth - 1, alpha, beta)
-            if maximising:
-                best = max(best, value)
-                alpha = max(alpha, value)
-            else:
-                best = min(best, value)
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        return best
-
-
-def _search(state: GameState, rng: random.Random, budget: _Budget) -> Placement:
-    search = _Search(state.turn, budget, rng)
-    try:
-        root = search.children(state, ROOT_BEAM, keep=True)
-    except _OutOfNodes:
-        # Not even the root fits the budget: the best of the moves valued so far.
-        if not search.partial:
-            return RULES.legal_moves(state)[0]
-        return max(search.partial, key=lambda item: (item[0], item[1]))[2]
-    best = root[0][0]
-    for depth in range(1, MAX_DEPTH):
-        try:
-            alpha = -float("inf")
-            chosen = root[0][0]
-            ranked = []
-            for move, after in root:
-                value = search.value(after, depth, alpha, float("inf"))
-                ranked.append((value, move, after))
-                if value > alpha:
-                    alpha, chosen = value, move
-        except _OutOfNodes:
-            break
-        best = chosen
-        # Search the best first next time: better cut-offs, same answer.
-        ranked.sort(key=lambda item: item[0], reverse=True)
-        root = [(move, after) for _, move, after in ranked]
-        if all(after.finished is not None for _, after in root):
-            break
-    return best
 
 
 def choose_move(
@@ -335,5 +221,8 @@ def choose_move(
         raise ValueError(f"CirKis computer players are {', '.join(LEVELS)}, not {level!r}.")
     deadline = clock() + max(0, budget_ms) * SAFETY / 1000
     if level == "normal":
-        return _greedy_best(state, moves, rng, _Budget(len(moves), deadline, clock))
-    return _search(state, rng, _Budget(max(MIN_NODES, budget_ms * NODES_PER_MS), deadline, clock))
+        budget = Budget(nodes=len(moves), deadline=deadline, clock=clock, every=CLOCK_EVERY)
+        return _greedy_best(state, moves, rng, budget)
+    nodes = max(MIN_NODES, budget_ms * NODES_PER_MS)
+    budget = Budget(nodes=nodes, deadline=deadline, clock=clock, every=CLOCK_EVERY)
+    return Search(state, budget, rng).best_move(state)
