@@ -1087,6 +1087,8 @@ export interface components {
             messages: components["schemas"]["MessageData"][];
             /** @description The reports I filed. */
             reports: components["schemas"]["ReportData"][];
+            /** @description What I wrote in games' chats. */
+            game_messages: components["schemas"]["GameMessageData"][];
             /** @description The browsers my notifications are pushed to. */
             push_subscriptions: components["schemas"]["WebPushSubscriptionData"][];
             /** @description The apps my notifications are pushed to. */
@@ -2348,6 +2350,14 @@ export interface components {
             hidden: boolean;
             /** @description Whether to make its web addresses clickable: only in messages of mine or my friends' that have some (a stranger's stay plain text). */
             links: boolean;
+        };
+        GameMessageData: {
+            game: number;
+            /** @description `players` or `spectators`. */
+            room: string;
+            body: string;
+            /** Format: date-time */
+            created: string;
         };
         GameMessagePostRequest: {
             /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */

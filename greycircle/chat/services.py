@@ -102,6 +102,13 @@ def game_message_review(*, message: GameMessage, now: datetime | None = None) ->
     return message
 
 
+def game_chat_forget(*, user: Any) -> None:
+    """Delete what `user` wrote in games' chats and their switches (their account is deleted:
+    greycircle.players.deletion)."""
+    GameMessage.objects.filter(author_id=user.pk).delete()
+    GameChatOff.objects.filter(user_id=user.pk).delete()
+
+
 def _game_seen(*, user: Any, game_id: int, key: str) -> Game:
     game = game_get(game_id=game_id)
     if game is None or not game_visible_to(game=game, viewer=user, key=key):

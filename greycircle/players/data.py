@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts import selectors
 from accounts.models import User
 from accounts.services import SETTINGS_FIELDS
+from greycircle.chat.selectors import game_messages_data_of
 from greycircle.conversations.selectors import messages_sent_by
 from greycircle.games.models import Game, Move
 from greycircle.games.selectors import move_entry_for_seat, seat_index_for, seats_json
@@ -27,8 +28,8 @@ from greycircle.reports.selectors import reports_data_of
 
 def account_data_export(*, user: User) -> dict[str, Any]:
     """`user`'s profile, settings, games, friends, requests, blocks, ratings, notifications, the
-    messages they sent friends, the reports they filed and push registrations (the shape of
-    `greycircle.players.serializers.AccountDataSerializer`)."""
+    messages they sent friends and wrote in games' chats, the reports they filed and push
+    registrations (the shape of `greycircle.players.serializers.AccountDataSerializer`)."""
     return {
         "exported_at": timezone.now(),
         "profile": {
@@ -86,6 +87,7 @@ def account_data_export(*, user: User) -> dict[str, Any]:
             for message, to_user in messages_sent_by(user=user)
         ],
         "reports": reports_data_of(user=user),
+        "game_messages": game_messages_data_of(user=user),
         **push_registrations_of(user=user),
     }
 

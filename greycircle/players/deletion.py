@@ -4,10 +4,10 @@ The account is *anonymised*, not deleted: its row stays, so the seats of finishe
 point at somebody (a seat with no user would look open to join) and those games keep their
 outcome, log and ratings. Everything personal goes: the username becomes "deleted-<id>" (shown
 as "deleted player"), the e-mail addresses, password, settings, friends, requests, blocks,
-notifications, messages to friends and ratings are removed (the reports they filed stay,
-without their name), and the row can never log in again (`is_active` off, an unusable password;
-its open sockets are closed with 4401). Games
-still going are settled first, through the game services:
+notifications, messages (to friends and in games' chats) and ratings are removed (the reports
+they filed stay, without their name), and the row can never log in again (`is_active` off, an
+unusable password; its open sockets are closed with 4401). Games still going are settled first,
+through the game services:
 
 - a game in play is resigned (every other seat wins);
 - a table the player set up and nobody has started yet is withdrawn (cancelled);
@@ -29,6 +29,7 @@ from django.utils import timezone
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User, lookalike_exists
 from accounts.usernames import DELETED_PREFIX
+from greycircle.chat.services import game_chat_forget
 from greycircle.conversations.models import ConversationRead, DirectMessage
 from greycircle.games import changes, events, invitations, services
 from greycircle.games.errors import GameError
@@ -84,6 +85,7 @@ def account_anonymise(*, user: User) -> User:
         # Their words go; their friends' stay, in conversations with "deleted player".
         DirectMessage.objects.filter(sender=user).delete()
         ConversationRead.objects.filter(user=user).delete()
+        game_chat_forget(user=user)
         # The reports they filed stay for staff, no longer saying who filed them; reports about
         # them stay too (the row does).
         Report.objects.filter(reporter=user).update(reporter=None)

@@ -145,6 +145,13 @@ class MessageDataSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
+class GameMessageDataSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    room = serializers.CharField(help_text="`players` or `spectators`.")
+    body = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
 class ReportDataSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(choices=ReportReason.choices)
     comment = serializers.CharField(allow_blank=True)
@@ -169,6 +176,7 @@ class AccountDataSerializer(serializers.Serializer):
     notifications = NotificationDataSerializer(many=True)
     messages = MessageDataSerializer(many=True, help_text="The messages I sent friends.")
     reports = ReportDataSerializer(many=True, help_text="The reports I filed.")
+    game_messages = GameMessageDataSerializer(many=True, help_text="What I wrote in games' chats.")
     push_subscriptions = WebPushSubscriptionDataSerializer(
         many=True, help_text="The browsers my notifications are pushed to."
     )

@@ -63,6 +63,9 @@ def test_my_data_through_the_api(alice, client_for):
         "blocks",
         "ratings",
         "notifications",
+        "messages",
+        "reports",
+        "game_messages",
         "push_subscriptions",
         "app_devices",
     }

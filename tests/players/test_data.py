@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts import friends
+from greycircle.chat import services as chat
 from greycircle.conversations import services as conversations
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, Move
@@ -160,3 +161,13 @@ def test_the_messages_i_sent_are_in_my_data(alice, bob):
     conversations.direct_message_send(user=bob, conversation_id=conversation.pk, body="hi alice")
     data = account_data_export(user=alice)
     assert [(m["to_user"], m["body"]) for m in data["messages"]] == [("bob", "hi bob")]
+
+
+def test_what_i_wrote_in_games_chats_is_in_my_data(alice, bob):
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    chat.game_message_post(user=alice, game_id=game.pk, room="players", body="good luck")
+    chat.game_message_post(user=bob, game_id=game.pk, room="players", body="you too")
+    data = account_data_export(user=alice)
+    assert [(m["game"], m["room"], m["body"]) for m in data["game_messages"]] == [
+        (game.pk, "players", "good luck")
+    ]

@@ -9,6 +9,8 @@ from django.test import Client
 from accounts import friends, guests
 from accounts.errors import AccountInvalid
 from accounts.models import Block, FriendRequest, Friendship, User
+from greycircle.chat import services as chat
+from greycircle.chat.models import GameChatOff, GameMessage
 from greycircle.conversations import services as conversations
 from greycircle.games import selectors, services
 from greycircle.games.models import Game, GameStatus, Invitation, InvitationStatus
@@ -160,3 +162,13 @@ def test_deleting_removes_my_messages_and_keeps_my_friends_words(alice, bob):
     conversations.direct_message_send(user=bob, conversation_id=conversation.pk, body="theirs")
     deletion.account_delete(user=alice, password=PASSWORD)
     assert [m.body for m in conversation.messages.all()] == ["theirs"]
+
+
+def test_deleting_removes_what_i_wrote_in_games_chats(alice, bob):
+    game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
+    chat.game_message_post(user=alice, game_id=game.pk, room="players", body="mine")
+    chat.game_message_post(user=bob, game_id=game.pk, room="players", body="theirs")
+    chat.game_chat_switch(user=alice, game_id=game.pk, on=False)
+    deletion.account_delete(user=alice, password=PASSWORD)
+    assert [m.body for m in GameMessage.objects.filter(game=game)] == ["theirs"]
+    assert not GameChatOff.objects.filter(user=alice).exists()
