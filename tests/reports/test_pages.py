@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from accounts.friends import user_block
 from greycircle.games.services import SeatSpec
 from tests.factories import UserFactory, game_started
 
@@ -23,6 +24,13 @@ def test_a_profile_has_a_report_button_but_ones_own(client, alice, bob):
     assert report_buttons(client, "/u/bob/") == ["bob"]
     assert 'data-report-username="bob"' in client.get("/u/bob/").content.decode()
     assert report_buttons(client, "/u/alice/") == []
+
+
+def test_a_player_one_blocked_may_be_reported_from_their_profile(client, alice, bob):
+    user_block(blocker=alice, username="bob")
+    client.force_login(alice)
+
+    assert report_buttons(client, "/u/bob/") == ["bob"]
 
 
 def test_a_guest_gets_no_report_button_on_a_profile(client, bob):
