@@ -3316,6 +3316,8 @@ export interface components {
             by: string;
             /** @description The conversation's id. */
             conversation: number;
+            /** @description The message's id. */
+            message: number;
         };
         /** @enum {string} */
         MessageEventEnum: "message";

@@ -13,12 +13,16 @@ Choices:
   queued in the message's transaction like every notification (greycircle.notifications.tasks);
   the inbox keeps at most one unread of them per conversation (texts: `Draft.coalesce`).
 - Sending reads the conversation up to the message sent: who answers has seen what they answer.
+- A notification the task worker comes to after its message was read (on the open thread) keeps
+  nothing (`message_news_out_of_date`): no unread notification of a message already read.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -138,7 +142,7 @@ def direct_message_send(
             )
         sender_had_unread = _read_up_to(user=user, conversation=conversation, message_id=message.pk)
         if not message.hidden:
-            _notify(recipient=other, sender=user, conversation=conversation)
+            _notify(recipient=other, message=message)
         _publish_message(message, recipient=other, sender_had_unread=sender_had_unread)
     return message
 
@@ -165,15 +169,34 @@ def _read_up_to(*, user: User, conversation: Conversation, message_id: int) -> b
     return newly_read
 
 
-def _notify(*, recipient: User, sender: User, conversation: Conversation) -> None:
-    """Queue `recipient`'s notification of a message from `sender`, in the message's
-    transaction (a `key` of its own: it is applied at most once however often its task runs)."""
-    data = {"by": sender.username, "conversation": conversation.pk}
+def _notify(*, recipient: User, message: DirectMessage) -> None:
+    """Queue `recipient`'s notification of `message`, in its transaction (a `key` of its own: it
+    is applied at most once however often its task runs)."""
+    data = {
+        "by": message.sender.username,
+        "conversation": message.conversation_id,
+        "message": message.pk,
+    }
     notification_tasks.notifications_enqueue(
         news=[
             {"user_id": recipient.pk, "event": MESSAGE_EVENT, "data": data, "key": uuid.uuid4().hex}
         ]
     )
+
+
+def message_news_out_of_date(recipient_id: int, data: Mapping[str, Any]) -> bool:
+    """Whether the news of the message in `data` is out of date for `recipient_id` when the task
+    worker comes to it: read already (the thread was open), or no longer to be seen (hidden
+    again, or gone with its sender's account). Registered with the notifications' texts."""
+    message_id = data.get("message")
+    if not isinstance(message_id, int):
+        return False
+    message = DirectMessage.objects.filter(pk=message_id, hidden=False).first()
+    if message is None:
+        return True
+    return ConversationRead.objects.filter(
+        conversation_id=message.conversation_id, user_id=recipient_id, last_read_id__gte=message_id
+    ).exists()
 
 
 def _publish_message(message: DirectMessage, *, recipient: User, sender_had_unread: bool) -> None:
@@ -252,7 +275,7 @@ def direct_message_review(
                 if conversation.user_low_id == message.sender_id
                 else conversation.user_low
             )
-            _notify(recipient=recipient, sender=message.sender, conversation=conversation)
+            _notify(recipient=recipient, message=message)
             frame = {
                 "type": "user.direct_message",
                 "conversation_id": conversation.pk,

@@ -121,6 +121,7 @@ class MessageEventSerializer(serializers.Serializer):
     event = ConstField("message", enum_name="MessageEventEnum")
     by = serializers.CharField(help_text="Who sent it.")
     conversation = serializers.IntegerField(help_text="The conversation's id.")
+    message = serializers.IntegerField(help_text="The message's id.")
 
 
 class FriendAcceptedEventSerializer(serializers.Serializer):

@@ -14,7 +14,7 @@ at-most-once apply to these events too (greycircle.notifications.services).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -53,6 +53,19 @@ BETWEEN_PEOPLE_ONLY = {"your_turn", "game_over"}
 GAME_EVENTS = frozenset(
     {"invitation", *INVITATION_ANSWERS, "your_turn", "reminder", "time_running_out", "game_over"}
 )
+
+
+# Checks, by event, of news that may be out of date when the task worker delivers it, registered
+# by the app above the platform that sends the event (greycircle.conversations: a message its
+# recipient read on the open thread before the worker came to it is no news). A check takes the
+# recipient's id and the event's data; True: out of date, nothing is kept.
+_OUT_OF_DATE: dict[str, Callable[[int, Mapping[str, Any]], bool]] = {}
+
+
+def out_of_date_check_register(
+    *, event: str, check: Callable[[int, Mapping[str, Any]], bool]
+) -> None:
+    _OUT_OF_DATE[event] = check
 
 
 def game_title(kind: str) -> str:
@@ -144,6 +157,8 @@ def draft_for(
     if event == "friend_accepted":
         text = f"{by} accepted your friend request"
         return Draft(NotificationKind.FRIEND_ACCEPTED, text, friends)
+    if event in _OUT_OF_DATE and _OUT_OF_DATE[event](recipient_id, data):
+        return None
     if event == "message":
         # Never the message itself: it may be mailed or pushed, and staff may yet hide it.
         link = reverse("messages-thread", args=[by])

@@ -123,3 +123,14 @@ def test_a_message_is_mailed_to_who_asks_without_its_text(
     assert "/messages/alice/" in message.body
     assert "secret plan" not in message.body
     assert "secret plan" not in message.alternatives[0][0]
+
+
+def test_a_message_read_before_the_worker_came_to_it_leaves_no_notification(
+    alice, bob, friends_talking, deliver_notifications
+):
+    as_alice, as_bob = friends_talking
+    conversation = as_alice.post(URL, {"username": "bob"}).json()
+    as_alice.post(f"{URL}{conversation['id']}/messages/", {"body": "still there?"})
+    as_bob.post(f"{URL}{conversation['id']}/read/", {})  # bob has the thread open
+    deliver_notifications()
+    assert not Notification.objects.filter(recipient=bob, kind="message").exists()

@@ -73,6 +73,7 @@ async def test_messages_unread_counts_and_the_notification_arrive_live(
         "event": "message",
         "by": "alice",
         "conversation": conversation.pk,
+        "message": shown.pk,
     }
     assert notified["inbox"]["text"] == "alice sent you a message"
 
