@@ -45,5 +45,5 @@ def flag_raise(
     for name, value in fields.items():
         setattr(flag, name, value)
     flag.save(update_fields=list(fields))
-    transaction.on_commit(lambda: flag_raised.send(sender=Flag, flag=flag))
+    transaction.on_commit(lambda: flag_raised.send(sender=Flag, flag=flag), robust=True)
     return flag

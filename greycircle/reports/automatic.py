@@ -11,7 +11,8 @@ connected in the app's `ready()`:
 - many reports against one player (`services._burst_check`, run as a player files one).
 
 Each runs after the change that set it off has committed, in a transaction of its own: a report
-that cannot be filed never undoes a move or a game's end.
+that cannot be filed never undoes a move or a game's end, nor fails the request that made it
+(`robust`: the error is logged).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def game_changed_received(sender: Any, *, game: GameFacts, ended: bool, **kwargs
         if seat["user_id"] is not None and seat["index"] not in winners
     ]
     if losers:
-        transaction.on_commit(lambda: stalling_check(user_ids=losers))
+        transaction.on_commit(lambda: stalling_check(user_ids=losers), robust=True)
 
 
 def stalling_check(*, user_ids: list[int], now: datetime | None = None) -> None:

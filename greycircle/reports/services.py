@@ -34,7 +34,13 @@ from greycircle.conversations.selectors import visible_to
 from greycircle.games import selectors as game_selectors
 from greycircle.profiles.selectors import profile_blocked_by, profile_user_for
 from greycircle.reports.errors import ReportInvalid, ReportNotFound, ReportThrottled
-from greycircle.reports.models import COMMENT_MAX, Report, ReportReason, ReportSource
+from greycircle.reports.models import (
+    COMMENT_MAX,
+    Report,
+    ReportReason,
+    ReportSource,
+    ReportStatus,
+)
 
 if TYPE_CHECKING:
     from greycircle.games.models import Game
@@ -151,7 +157,7 @@ def report_file_automatic(
     elif direct_message is not None:
         target = f"direct_message:{direct_message.pk}"
     fields = {"user": user, "reason": ReportReason(reason), "source": source, "target": target}
-    if Report.objects.filter(**fields, status="open").exists():
+    if Report.objects.filter(**fields, status=ReportStatus.OPEN).exists():
         return None
     try:
         with transaction.atomic():
@@ -187,7 +193,7 @@ def _open_report_of(*, reporter: User, target: Target) -> bool:
         source=ReportSource.PLAYER,
         user=target.user,
         target=target.key,
-        status="open",
+        status=ReportStatus.OPEN,
     ).exists()
 
 
