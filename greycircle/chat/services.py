@@ -94,9 +94,12 @@ def game_chat_switch(*, user: Any, game_id: int, on: bool, key: str = "") -> boo
     return not game_chat_off_here(user=user, game_id=game.pk)
 
 
-def game_message_review(*, message: GameMessage, now: datetime | None = None) -> GameMessage:
-    """Staff looked at a flagged message and found it fine: shown to everybody from now on."""
-    message.hidden = False
+def game_message_review(
+    *, message: GameMessage, visible: bool = True, now: datetime | None = None
+) -> GameMessage:
+    """Staff looked at `message`: record it, and show it to everyone who may read its room from
+    now on if `visible` (else a flagged one stays hidden)."""
+    message.hidden = message.hidden and not visible
     message.reviewed_at = now or timezone.now()
     message.save(update_fields=["hidden", "reviewed_at"])
     return message
