@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
 from greycircle.conversations import services
 from greycircle.notifications import mail
 from greycircle.notifications.models import Notification
+from tests.api.openapi_responses import ResponseValidator
 from tests.factories import befriend
 from tests.notifications.conftest import verify
 
@@ -15,10 +17,34 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/conversations/"
 
 
+@pytest.fixture(scope="module")
+def schema_checked() -> ResponseValidator:
+    return ResponseValidator(SchemaGenerator().get_schema(request=None, public=True))
+
+
 @pytest.fixture
-def friends_talking(alice, bob, client_for):
+def friends_talking(alice, bob, client_for, schema_checked):
+    """alice's and bob's API clients (friends), whose every answer must match the schema."""
     befriend(alice, bob)
-    return client_for(alice), client_for(bob)
+    clients = client_for(alice), client_for(bob)
+    for client in clients:
+        _check_answers(client, schema_checked)
+    return clients
+
+
+def _check_answers(client, validator: ResponseValidator) -> None:
+    request = client.request
+
+    def checked(**kwargs):
+        response = request(**kwargs)
+        path = kwargs["PATH_INFO"]
+        if path.startswith("/api/v1/") and response.content:
+            method = kwargs["REQUEST_METHOD"]
+            status = response.status_code
+            validator.validate(method=method, path=path, status=status, body=response.json())
+        return response
+
+    client.request = checked
 
 
 def test_start_send_list_and_read(alice, bob, friends_talking):
