@@ -4699,7 +4699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description I may not message this player: we are not friends, or a block stands between us (which of us blocked is never said), or the moderators muted me (`until`). Error codes: `not_friends`, `blocked`, `chat_muted`, `permission_denied`. */
+            /** @description I may not message this player: we are not friends, or a block stands between us (which of us blocked is never said), or the moderators muted me (`until`), or their account is closed. Error codes: `not_friends`, `blocked`, `chat_muted`, `closed_account`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4899,7 +4899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description I may not message this player: we are not friends, or a block stands between us (which of us blocked is never said), or the moderators muted me (`until`). Error codes: `not_friends`, `blocked`, `chat_muted`, `permission_denied`. */
+            /** @description I may not message this player: we are not friends, or a block stands between us (which of us blocked is never said), or the moderators muted me (`until`), or their account is closed. Error codes: `not_friends`, `blocked`, `chat_muted`, `closed_account`, `permission_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;

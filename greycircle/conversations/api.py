@@ -29,10 +29,12 @@ from greycircle.conversations.serializers import (
 NOT_FOUND = error_response("No such conversation of mine.", "conversation_not_found")
 REFUSED = error_response(
     "I may not message this player: we are not friends, or a block stands between us (which of "
-    "us blocked is never said), or the moderators muted me (`until`).",
+    "us blocked is never said), or the moderators muted me (`until`), or their account is "
+    "closed.",
     "not_friends",
     "blocked",
     "chat_muted",
+    "closed_account",
 )
 
 

@@ -70,7 +70,10 @@ def _user_called(username: str) -> User:
 
 
 def _may_message(user: User, other: User) -> None:
-    """Refuse unless `user` and `other` are friends, with no block between them either way."""
+    """Refuse unless `user` and `other` are friends, with no block between them either way, and
+    `other`'s account is open (staff may close one that keeps its friends)."""
+    if not other.is_active:
+        raise ConversationRefused("closed_account", f"{other.username}'s account is closed.")
     if accounts_selectors.is_blocked_between(a=user, b=other):
         # Never which of them blocked: that would tell a blocked player they were.
         raise ConversationRefused("blocked", "You can't message this player.")

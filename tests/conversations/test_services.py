@@ -73,6 +73,13 @@ def test_a_conversation_outliving_its_friendship_is_read_only(alice, bob, talkin
     assert [m.body for m in selectors.messages_for(user=bob, conversation=talking)] == ["hi"]
 
 
+def test_a_closed_account_gets_no_messages(alice, bob, talking):
+    bob.is_active = False
+    bob.save(update_fields=["is_active"])
+    error = refusal(services.direct_message_send, user=alice, conversation_id=talking.pk, body="hi")
+    assert error.code == "closed_account"
+
+
 def test_someone_elses_conversation_is_not_found(alice, bob, carol, talking):
     for call in (services.direct_message_send, services.conversation_read):
         extra = {"body": "hi"} if call is services.direct_message_send else {}
