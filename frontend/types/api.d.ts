@@ -59,7 +59,7 @@ export interface paths {
         };
         /**
          * My conversations
-         * @description With unread messages first, then by the newest message; paginated. Each names the friend, my last message visible to me, and how many of theirs I have not read.
+         * @description With unread messages first, then by the newest message; paginated, with `messages_unread_count` (all of mine). Each names the friend, the last message visible to me, and how many of theirs I have not read.
          */
         get: operations["v1_conversations_list"];
         put?: never;
@@ -100,7 +100,7 @@ export interface paths {
         };
         /**
          * A conversation's messages
-         * @description Newest first, paginated; `after`: only those after that message id (what came since the last one shown). Each `body` is plain text: show it as text.
+         * @description Newest first, paginated, with `messages_unread_count`; `after`: only those after that message id (what came since the last one shown). Each `body` is plain text: show it as text.
          */
         get: operations["v1_conversations_messages_list"];
         put?: never;
@@ -3546,6 +3546,8 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["Conversation"][];
+            /** @description My unread messages in all conversations (not only on this page). */
+            messages_unread_count: number;
         };
         PaginatedDirectMessageList: {
             /** @example 123 */
@@ -3561,6 +3563,8 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["DirectMessage"][];
+            /** @description My unread messages in all conversations (not only on this page). */
+            messages_unread_count: number;
         };
         PaginatedFriendList: {
             /** @example 123 */

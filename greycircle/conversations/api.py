@@ -7,12 +7,15 @@ unread counts also arrive on `ws/me/` (`direct_message`, `messages_unread`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from greycircle.api.pagination import Pagination
 from greycircle.api.schema import error_response
 from greycircle.conversations import selectors, services
 from greycircle.conversations.models import Conversation
@@ -38,24 +41,52 @@ REFUSED = error_response(
 )
 
 
+class ConversationsPagination(Pagination):
+    """A page of conversations or messages, with how many messages of all of mine are unread
+    (`messages_unread_count`, the navigation's badge: a client that reconnects corrects it)."""
+
+    messages_unread_count = 0
+
+    def get_paginated_response(self, data: Any) -> Response:
+        response = super().get_paginated_response(data)
+        response.data["messages_unread_count"] = self.messages_unread_count
+        return response
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        paginated = super().get_paginated_response_schema(schema)
+        paginated["properties"]["messages_unread_count"] = {
+            "type": "integer",
+            "description": "My unread messages in all conversations (not only on this page).",
+        }
+        paginated["required"] = [*paginated.get("required", []), "messages_unread_count"]
+        return paginated
+
+
 class ConversationViewSet(viewsets.GenericViewSet):
     serializer_class = ConversationSerializer
+    pagination_class = ConversationsPagination
     lookup_value_converter = "id"
+
+    def _page(self, data: Any) -> Response:
+        self.paginator.messages_unread_count = selectors.messages_unread_count(
+            user=self.request.user
+        )
+        return self.get_paginated_response(data)
 
     def get_queryset(self):
         return Conversation.objects.none()
 
     @extend_schema(
         summary="My conversations",
-        description="With unread messages first, then by the newest message; paginated. Each "
-        "names the friend, my last message visible to me, and how many of theirs I have not "
-        "read.",
+        description="With unread messages first, then by the newest message; paginated, with "
+        "`messages_unread_count` (all of mine). Each names the friend, the last message visible "
+        "to me, and how many of theirs I have not read.",
         responses={200: ConversationSerializer(many=True)},
     )
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(selectors.conversations_for(user=request.user))
         summaries = selectors.conversation_summaries(user=request.user, conversations=page)
-        return self.get_paginated_response(ConversationSerializer(summaries, many=True).data)
+        return self._page(ConversationSerializer(summaries, many=True).data)
 
     @extend_schema(
         summary="Start a conversation with a friend",
@@ -97,8 +128,9 @@ class ConversationViewSet(viewsets.GenericViewSet):
     @extend_schema(
         methods=["GET"],
         summary="A conversation's messages",
-        description="Newest first, paginated; `after`: only those after that message id (what "
-        "came since the last one shown). Each `body` is plain text: show it as text.",
+        description="Newest first, paginated, with `messages_unread_count`; `after`: only those "
+        "after that message id (what came since the last one shown). Each `body` is plain text: "
+        "show it as text.",
         parameters=[MessagesQuerySerializer],
         responses={
             200: DirectMessageSerializer(many=True),
@@ -149,7 +181,7 @@ class ConversationViewSet(viewsets.GenericViewSet):
             user=request.user, conversation=conversation, after=query.validated_data.get("after")
         )
         page = self.paginate_queryset(messages)
-        return self.get_paginated_response(DirectMessageSerializer(page, many=True).data)
+        return self._page(DirectMessageSerializer(page, many=True).data)
 
     @extend_schema(
         summary="Mark a conversation read",

@@ -66,6 +66,7 @@ def test_start_send_list_and_read(alice, bob, friends_talking):
 
     listed = as_bob.get(URL).json()
     assert listed["count"] == 1
+    assert listed["messages_unread_count"] == 2
     assert listed["results"][0]["unread_count"] == 2
     assert listed["results"][0]["last_message"]["id"] == second["id"]
     page = as_bob.get(messages_url).json()

@@ -61,6 +61,19 @@ function setMessagesUnread(count) {
   if (shown) shown.textContent = String(count);
 }
 
+// The page came with the count; after a reconnect (frames may have been missed) it is asked again.
+async function refreshMessagesUnread() {
+  try {
+    const response = await fetch("/api/v1/conversations/?page_size=1", {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    if (response.ok) setMessagesUnread((await response.json()).messages_unread_count);
+  } catch (error) {
+    console.warn("Could not fetch the unread messages' count.", error);
+  }
+}
+
 /**
  * A few words before the page's title, e.g. "Your turn"; "" for none.
  * @param {string} status
@@ -167,6 +180,7 @@ export function lastHello() {
 /** @param {MeSocketFrame} message */
 function received(message) {
   if (message.type === "hello") {
+    if (latestHello && messagesBadge) refreshMessagesUnread();
     latestHello = message;
     setUnread(message.unread_count);
   } else if (message.type === "notification") {
