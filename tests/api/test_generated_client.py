@@ -211,8 +211,9 @@ def test_a_generated_client_plays_a_whole_game_against_the_easy_computer(
     client = signed_up(f"mobile_{kind}")
 
     me = importlib.import_module(f"{PACKAGE}.api.v1.v1_me_retrieve").sync(client=client)
-    assert isinstance(me, api.models.Me)
+    assert isinstance(me, api.models.MeWithSanctions)
     assert me.username == f"mobile_{kind}"
+    assert me.sanctions == []
 
     created = games.v1_games_create.sync_detailed(client=client, body=_create_request(api, kind))
     assert created.status_code == 201, created.content
