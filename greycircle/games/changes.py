@@ -22,7 +22,7 @@ from greycircle.games.engine import IllegalMove, Outcome
 from greycircle.games.errors import GameConflict, GameInvalid, GameNotFound, GamePermissionDenied
 from greycircle.games.models import DeadlineNotice, Game, GameStatus, InvitationStatus, Move, Seat
 from greycircle.ratings.services import ratings_record
-from greycircle.runtime.db_rows import row_insert, row_update
+from greycircle.runtime.db_rows import row_update_and_insert
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -223,9 +223,6 @@ def move_apply(
         deadline_reset(game)
     game.version += 1
     game.move_count += 1
-    # Every move writes these two rows: by SQL written once (greycircle.runtime.db_rows), as
-    # `save()` would write them.
-    row_update(game, MOVE_CHANGES)
     entry_row = Move(
         game=game,
         number=game.move_count,
@@ -237,7 +234,9 @@ def move_apply(
         idempotency_key=idempotency_key,
         imported=imported,
     )
-    row_insert(entry_row)
+    # Every move writes these two rows: by SQL written once (greycircle.runtime.db_rows), as
+    # `save()` would write them, in one statement on PostgreSQL.
+    row_update_and_insert(game, MOVE_CHANGES, entry_row)
     return entry_row
 
 

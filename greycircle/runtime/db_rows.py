@@ -22,7 +22,8 @@ same. `ModelColumns` writes a model's select list once and turns a row's slice b
 instance exactly as the ORM does (the backend's and the fields' converters, then
 `Model.from_db`); `row_insert` and `row_update` write an instance as `save()` does: its
 `pre_save` and `post_save` signals around, each field's `pre_save` (so `auto_now` fields are set)
-and `get_db_prep_save`.
+and `get_db_prep_save`; `row_update_and_insert` writes a move's two rows (its game's UPDATE, its
+log entry's INSERT) in one statement on PostgreSQL, one round trip fewer a move.
 """
 
 from __future__ import annotations
@@ -138,6 +139,67 @@ def row_update(instance: models.Model, fields: Sequence[str]) -> None:
         instance=instance,
         created=False,
         update_fields=names,
+        raw=False,
+        using=database,
+    )
+
+
+def row_update_and_insert(updated: models.Model, fields: Sequence[str], new: models.Model) -> None:
+    """`row_update(updated, fields)`, then `row_insert(new)`: on PostgreSQL in one statement (the
+    UPDATE in a `WITH`), one round trip fewer for every move; elsewhere (SQLite's `WITH` takes no
+    UPDATE) in two. The same signals around, the same error if `updated`'s row is gone (then
+    nothing is inserted: the caller's transaction rolls back on it)."""
+    update_model, insert_model = type(updated), type(new)
+    database = router.db_for_write(update_model, instance=updated)
+    connection = connections[database]
+    if (
+        connection.vendor != "postgresql"
+        or router.db_for_write(insert_model, instance=new) != database
+        or not _returns_from_insert(connection)
+    ):
+        row_update(updated, fields)
+        row_insert(new)
+        return
+    names = frozenset(fields)
+    pre_save.send(
+        sender=update_model, instance=updated, raw=False, using=database, update_fields=names
+    )
+    pre_save.send(sender=insert_model, instance=new, raw=False, using=database, update_fields=None)
+    update_sql, to_write = _update_sql(update_model, database, tuple(fields))
+    insert_sql, to_insert, returned = _insert_sql(insert_model, database, new.pk is not None)
+    values = [
+        field.get_db_prep_save(field.pre_save(updated, False), connection) for field in to_write
+    ]
+    values.append(update_model._meta.pk.get_db_prep_value(updated.pk, connection))
+    values += [field.get_db_prep_save(field.pre_save(new, True), connection) for field in to_insert]
+    # The INSERT's row comes back with how many rows the UPDATE changed.
+    counted = "(SELECT count(*) FROM updated)"
+    returning = f", {counted}" if returned is not None else f" RETURNING {counted}"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH updated AS ({update_sql} RETURNING 1) {insert_sql}{returning}", values
+        )
+        row = cursor.fetchone()
+    if row[-1] != 1:
+        not_updated = getattr(update_model, "NotUpdated", DatabaseError)
+        raise not_updated("Save with update_fields did not affect any rows.")
+    if returned is not None:
+        setattr(new, returned.attname, row[0])
+    new._state.adding = False
+    new._state.db = database
+    post_save.send(
+        sender=update_model,
+        instance=updated,
+        created=False,
+        update_fields=names,
+        raw=False,
+        using=database,
+    )
+    post_save.send(
+        sender=insert_model,
+        instance=new,
+        created=True,
+        update_fields=None,
         raw=False,
         using=database,
     )

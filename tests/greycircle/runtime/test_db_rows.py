@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
-from greycircle.runtime.db_rows import ModelColumns, row_insert, row_update
+from greycircle.runtime.db_rows import ModelColumns, row_insert, row_update, row_update_and_insert
 from tests.factories import game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
@@ -128,3 +128,59 @@ def test_inserts_and_updates_send_the_model_signals(alice, bob):
         pre_save.disconnect(on_pre, sender=Game)
         post_save.disconnect(on_post, sender=Game)
     assert heard == [("pre", game.pk, {"state"}), ("post", game.pk, {"state"})]
+
+
+def test_a_move_writes_its_game_and_its_log_entry_in_one_statement_on_postgresql(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    before = game.updated_at
+    game.state = {"moved": True}
+    game.move_count = 1
+    entry = Move(game=game, number=1, seat=0, player=alice, data={"cell": 4}, public={"x": [1]})
+    with CaptureQueriesContext(connection) as queries:
+        row_update_and_insert(game, ["state", "move_count", "updated_at"], entry)
+    # SQLite's WITH takes no UPDATE: there it is the two statements.
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.state, stored.move_count) == ({"moved": True}, 1)
+    assert stored.updated_at > before
+    assert entry.pk is not None
+    assert entry._state.adding is False
+    assert field_values(Move.objects.get(pk=entry.pk)) == field_values(entry)
+
+
+def test_a_move_on_a_game_that_is_gone_fails_as_save_does_and_inserts_nothing(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    entry = Move(game=game, number=1, seat=0, player=alice, data={}, public={})
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
+        row_update_and_insert(game, ["state"], entry)
+    assert not Move.objects.exists()
+
+
+def test_a_move_sends_both_rows_signals(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    entry = Move(game=game, number=1, seat=0, player=alice, data={}, public={})
+    heard = []
+
+    def receiver(signal_name):
+        def heard_of(sender, instance, update_fields, **kwargs):
+            heard.append((signal_name, sender.__name__, update_fields))
+
+        return heard_of
+
+    receivers = [
+        (signal, receiver(name)) for signal, name in ((pre_save, "pre"), (post_save, "post"))
+    ]
+    for signal, heard_of in receivers:
+        signal.connect(heard_of)
+    try:
+        row_update_and_insert(game, ["state"], entry)
+    finally:
+        for signal, heard_of in receivers:
+            signal.disconnect(heard_of)
+    assert sorted(heard) == [
+        ("post", "Game", {"state"}),
+        ("post", "Move", None),
+        ("pre", "Game", {"state"}),
+        ("pre", "Move", None),
+    ]
