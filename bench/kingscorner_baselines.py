@@ -6,7 +6,9 @@ the counts; never another hand or the stock's order), and for each deal every ca
 played once, then the game played out to its end by uniformly random legal actions (ending the
 turn among them). The action with the best mean result (a win 1, a shared win its share) is
 chosen; ties go to the first in the order of `legal_actions`. No tree, no look-ahead beyond the
-random playouts, no heuristics. Seeded: the same seed gives the same action.
+random playouts, no heuristics. Seeded: the same seed gives the same action. `flatmc_easy` is the
+same player with `easy`'s playouts (a random card that fits until none does, then the turn ends),
+another reading of "played out at random".
 
 It uses the `hard` player's fast simulator (kingscorner.ai_search: `Sim`, `determinize`,
 `legal_actions`), which tests/kingscorner/test_ai_search.py checks against the rules engine, so
@@ -16,10 +18,12 @@ both sides of a match play by the same rules at the same speed per playout.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Final
 
 from kingscorner.ai import observe
-from kingscorner.ai_search import Sim, action_move, determinize, legal_actions
+from kingscorner.ai_search import END, PILE_BASE, Sim, action_move, determinize, legal_actions
 from kingscorner.rules import END_TURN, GameState, Move
 
 __all__ = ["BASELINES", "DETERMINIZATIONS", "flat_monte_carlo", "random_playout"]
@@ -35,8 +39,21 @@ def random_playout(sim: Sim, rng: random.Random) -> list[int]:
     return sim.winners()
 
 
+def easy_playout(sim: Sim, rng: random.Random) -> list[int]:
+    """Play `sim` to its end as `easy` plays: a random card that can go somewhere (never a pile
+    move) until none can, then end the turn; the winners."""
+    while not sim.over():
+        actions = [action for action in legal_actions(sim) if action < PILE_BASE]
+        sim.play(actions[int(rng.random() * len(actions))] if actions else END)
+    return sim.winners()
+
+
 def flat_monte_carlo(
-    state: GameState, *, seed: int, determinizations: int = DETERMINIZATIONS
+    state: GameState,
+    *,
+    seed: int,
+    determinizations: int = DETERMINIZATIONS,
+    playout: Callable[[Sim, random.Random], list[int]] = random_playout,
 ) -> Move:
     """The seat to move's action by flat Monte-Carlo over `determinizations` deals."""
     observation = observe(state)
@@ -55,7 +72,7 @@ def flat_monte_carlo(
         for index, action in enumerate(candidates):
             game = deal.copy()
             game.play(action)
-            winners = random_playout(game, rng)
+            winners = playout(game, rng)
             if seat in winners:
                 totals[index] += 1 / len(winners)
     assert candidates is not None
@@ -63,5 +80,8 @@ def flat_monte_carlo(
     return action_move(candidates[best])
 
 
-BASELINES: Final = {"flatmc": flat_monte_carlo}
+BASELINES: Final = {
+    "flatmc": flat_monte_carlo,
+    "flatmc_easy": partial(flat_monte_carlo, playout=easy_playout),
+}
 """The harness's baseline players by name."""
