@@ -15,12 +15,17 @@ Levels
   X-/C-squares, parity: `circles.ai_eval.evaluate`), then, with `SOLVE_EMPTIES` or fewer empty
   squares, an exact endgame solver: first win/draw/loss, then the exact disc margin
   (`circles.ai_search`).
+* ``expert`` — ``hard``'s search and solver, with an opening book (`circles.ai_book`: the seed
+  picks among the book's moves while the game is in it) and the exact solve tried from
+  `EXPERT_SOLVE_EMPTIES` empty squares (at once from `EXPERT_EXACT_EMPTIES`), so it plays the
+  endgame perfectly some moves earlier.
 
 Time
 ----
 Searching levels think for at most `budget_ms` milliseconds: ``time.perf_counter()`` is read
 every few hundred nodes (this is the only use of the clock) and the move of the last finished
-iteration is played. So ``hard`` is only reproducible given the clock; for tests, `max_nodes`
+iteration is played (benchmarks may pass another `clock`, e.g. a CPU clock). So ``hard`` and
+``expert`` are only reproducible given the clock; for tests, `max_nodes`
 (a node limit per search phase) and `max_depth` (of the midgame search) make it deterministic
 whenever the budget is not what stops it.
 """
@@ -28,14 +33,18 @@ whenever the budget is not what stops it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from time import perf_counter
 from typing import Final
 
+from circles.ai_book import book_moves
 from circles.ai_eval import WEIGHTS, evaluate, evaluate_simple, final_score
 from circles.ai_search import PRIORITY, OutOfTime, Search
 from circles.rules import FULL, GameState, flip_mask, move_mask
 
 __all__ = [
+    "EXPERT_EXACT_EMPTIES",
+    "EXPERT_SOLVE_EMPTIES",
     "LEVELS",
     "MEDIUM_DEPTH",
     "SOLVE_EMPTIES",
@@ -46,12 +55,16 @@ __all__ = [
     "medium_move",
 ]
 
-LEVELS: Final = ("easy", "medium", "hard")
+LEVELS: Final = ("easy", "medium", "hard", "expert")
 MEDIUM_DEPTH: Final = 3
 SOLVE_EMPTIES: Final = 18
 """The hard player tries to solve the game exactly from this many empty squares."""
 EXACT_EMPTIES: Final = 12
 """From this many empty squares down, the hard player solves at once (no midgame search)."""
+EXPERT_SOLVE_EMPTIES: Final = 20
+"""The expert player tries to solve the game exactly from this many empty squares."""
+EXPERT_EXACT_EMPTIES: Final = 12
+"""From this many empty squares down, the expert player solves at once."""
 MIDGAME_SHARE: Final = 0.25
 """Share of the budget for a midgame search (a fallback move) before a longer exact solve."""
 SAFETY: Final = 0.93
@@ -69,8 +82,13 @@ def choose_move(
     budget_ms: int,
     max_depth: int | None = None,
     max_nodes: int | None = None,
+    clock: Callable[[], float] = perf_counter,
 ) -> int:
-    """The square the computer at `level` plays in `state` (the seat to move's move)."""
+    """The square the computer at `level` plays in `state` (the seat to move's move).
+
+    `clock` is what the budget is measured on: the wall clock (the site), or a CPU clock for
+    benchmarks that compare strength on a busy machine.
+    """
     position = state.position
     squares = position.legal_squares()
     if not squares:
@@ -85,18 +103,50 @@ def choose_move(
         return rng.choice([square for square in squares if flips[square] == most])
     if len(squares) == 1:
         return squares[0]
+    if level == "expert":
+        book = book_moves(own, opp)
+        if book:
+            return rng.choice(sorted(book))
     rng.shuffle(squares)
-    deadline = perf_counter() + max(0, budget_ms) * SAFETY / 1000
+    deadline = clock() + max(0, budget_ms) * SAFETY / 1000
     if level == "medium":
-        return medium_move(own, opp, squares, depth=max_depth or MEDIUM_DEPTH, deadline=deadline)
-    return hard_move(own, opp, squares, deadline=deadline, max_depth=max_depth, max_nodes=max_nodes)
+        return medium_move(
+            own, opp, squares, depth=max_depth or MEDIUM_DEPTH, deadline=deadline, clock=clock
+        )
+    if level == "expert":
+        return hard_move(
+            own,
+            opp,
+            squares,
+            deadline=deadline,
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+            solve_empties=EXPERT_SOLVE_EMPTIES,
+            exact_empties=EXPERT_EXACT_EMPTIES,
+            clock=clock,
+        )
+    return hard_move(
+        own,
+        opp,
+        squares,
+        deadline=deadline,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        clock=clock,
+    )
 
 
 # --- medium ----------------------------------------------------------------------------------
 
 
 def medium_move(
-    own: int, opp: int, squares: list[int], *, depth: int, deadline: float | None = None
+    own: int,
+    opp: int,
+    squares: list[int],
+    *,
+    depth: int,
+    deadline: float | None = None,
+    clock: Callable[[], float] = perf_counter,
 ) -> int:
     """Alpha-beta to `depth` over `evaluate_simple`; the first of the best `squares` is played.
 
@@ -104,10 +154,10 @@ def medium_move(
     """
     squares = sorted(squares, key=lambda square: -WEIGHTS[square])  # stable: shuffle kept
     best = squares[0]
-    counter = [0, deadline]
+    counter = [0, deadline, clock]
     for ply in range(1, depth + 1):
         try:
-            best = _medium_root(own, opp, squares, ply, counter if ply > 1 else [0, None])
+            best = _medium_root(own, opp, squares, ply, counter if ply > 1 else [0, None, clock])
         except OutOfTime:
             break
         squares = [best, *(square for square in squares if square != best)]
@@ -129,7 +179,7 @@ def _medium_root(own: int, opp: int, squares: list[int], depth: int, counter: li
 
 def _medium(own: int, opp: int, depth: int, alpha: int, beta: int, counter: list) -> int:
     counter[0] += 1
-    if counter[0] & 255 == 0 and counter[1] is not None and perf_counter() >= counter[1]:
+    if counter[0] & 255 == 0 and counter[1] is not None and counter[2]() >= counter[1]:
         raise OutOfTime
     moves = move_mask(own, opp)
     if not moves:
@@ -179,12 +229,15 @@ def hard_move(
     max_depth: int | None = None,
     max_nodes: int | None = None,
     info: dict | None = None,
+    solve_empties: int = SOLVE_EMPTIES,
+    exact_empties: int = EXACT_EMPTIES,
+    clock: Callable[[], float] = perf_counter,
 ) -> int:
     """The hard player's move among `squares` (ties go to the earliest in `squares`).
 
-    With more than `SOLVE_EMPTIES` empty squares: iterative deepening until `deadline`,
+    With more than `solve_empties` empty squares: iterative deepening until `deadline`,
     `max_depth` or `max_nodes`. With fewer: a short midgame search (skipped from
-    `EXACT_EMPTIES` down), then a win/draw/loss solve and an exact one, each kept only if it
+    `exact_empties` down), then a win/draw/loss solve and an exact one, each kept only if it
     finishes in time. `info`, if given, is filled with what was searched (for benchmarks).
     Without a `deadline`, give `max_nodes` (or `max_depth` far from the end): nothing else
     stops the search.
@@ -193,20 +246,20 @@ def hard_move(
     squares = root_order(own, opp, squares)
     info = {} if info is None else info
     best = squares[0]
-    if empties > EXACT_EMPTIES:
+    if empties > exact_empties:
         midgame_deadline = deadline
-        if empties <= SOLVE_EMPTIES and deadline is not None:
-            now = perf_counter()
+        if empties <= solve_empties and deadline is not None:
+            now = clock()
             midgame_deadline = now + (deadline - now) * MIDGAME_SHARE
-        search = Search(deadline=midgame_deadline, max_nodes=max_nodes)
+        search = Search(deadline=midgame_deadline, max_nodes=max_nodes, clock=clock)
         best, value, depth = search.think(
             own, opp, squares, max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH)
         )
         info.update(depth=depth, value=value, nodes=search.nodes)
         squares = [best, *(square for square in squares if square != best)]
-        if empties > SOLVE_EMPTIES:
+        if empties > solve_empties:
             return best
-    solver = Search(deadline=deadline, max_nodes=max_nodes)
+    solver = Search(deadline=deadline, max_nodes=max_nodes, clock=clock)
     try:
         value, move = solver.solve_root(own, opp, squares, -1, 1)
         best = move

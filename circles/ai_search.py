@@ -20,13 +20,15 @@ growing at `TT_LIMIT` entries.
   themselves (no move generator), odd-parity quadrants first, and it plays out the last two
   squares without recursion.
 
-Limits: `max_nodes` and a `deadline` (a `time.perf_counter()` value) are checked every
+Limits: `max_nodes` and a `deadline` (a value of `clock`, by default `time.perf_counter`;
+the benchmarks may give a CPU clock) are checked every
 `CHECK_EVERY` nodes; past either, `OutOfTime` is raised and the caller keeps the result of the
 last finished iteration.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
 from typing import Final
 
@@ -80,9 +82,25 @@ class OutOfTime(Exception):
 class Search:
     """One search: limits, node count and transposition table (see module doc)."""
 
-    __slots__ = ("deadline", "limit", "max_nodes", "nodes", "root_best", "solver_tt", "tt")
+    __slots__ = (
+        "clock",
+        "deadline",
+        "limit",
+        "max_nodes",
+        "nodes",
+        "root_best",
+        "solver_tt",
+        "tt",
+    )
 
-    def __init__(self, *, deadline: float | None = None, max_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        clock: Callable[[], float] = perf_counter,
+    ) -> None:
+        self.clock = clock
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -96,7 +114,7 @@ class Search:
         """Called when `nodes` reaches `limit`: raise past a limit, else set the next check."""
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise OutOfTime
-        if self.deadline is not None and self.nodes and perf_counter() >= self.deadline:
+        if self.deadline is not None and self.nodes and self.clock() >= self.deadline:
             raise OutOfTime
         limit = self.nodes + CHECK_EVERY
         if self.max_nodes is not None and self.max_nodes < limit:

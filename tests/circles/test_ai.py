@@ -254,7 +254,7 @@ def test_a_single_legal_move_is_played_at_once():
 
 
 def test_unknown_levels_and_finished_games_are_refused():
-    with pytest.raises(ValueError, match="easy, medium, hard"):
+    with pytest.raises(ValueError, match="easy, medium, hard, expert"):
         choose_move(POSITIONS["start"], level="genius", seed=0, budget_ms=10)
     finished = GameState(Position.from_diagram("WWWW....\n" + "........\n" * 7), (), ())
     with pytest.raises(ValueError, match="game is over"):
@@ -265,7 +265,7 @@ def test_circles_is_registered_with_its_computer_levels():
     kind = registry.get("circles")
     assert kind.rules is RULES
     assert kind.computer is choose_move
-    assert kind.ai_levels == ("easy", "medium", "hard")
+    assert kind.ai_levels == ("easy", "medium", "hard", "expert")
     assert kind.title == "Circles"
     assert POSITIONS["start"].position.turn == WHITE
 
@@ -522,15 +522,19 @@ def test_hard_solves_and_answers_in_time_near_the_end():
 # --- the match runner ------------------------------------------------------------------------
 
 
-def test_the_match_runner_plays_and_reports(capsys):
-    assert circles_match.main(["--a", "medium", "--b", "easy", "--games", "2", "--seed", "3"]) == 0
+def test_the_match_runner_plays_paired_openings_and_reports(capsys):
+    argv = ["--a", "medium", "--b", "classic", "--pairs", "1", "--seed", "3"]
+    argv += ["--classic-depth", "1", "--classic-exact", "4", "--opening-plies", "2"]
+    assert circles_match.main(argv) == 0
     first = capsys.readouterr().out
-    assert "game   1: A (white)" in first
-    assert "game   2: A (black)" in first
-    assert "in 2 games; win rate" in first
-    assert "A (medium):" in first
-    assert "B (easy):" in first
-    circles_match.main(["--a", "medium", "--b", "easy", "--games", "2", "--seed", "3"])
-    again = capsys.readouterr().out
     games = [line for line in first.splitlines() if line.startswith("game")]
+    assert len(games) == 2
+    assert "A (white)" in games[0]
+    assert "A (black)" in games[1]
+    assert games[0].split()[2] == games[1].split()[2]  # one opening, colours swapped
+    assert "A (medium) against B (classic 1/4): score" in first
+    assert "95% interval" in first
+    assert "load average" in first
+    circles_match.main(argv)
+    again = capsys.readouterr().out
     assert games == [line for line in again.splitlines() if line.startswith("game")]

@@ -193,6 +193,6 @@ def test_the_play_page_offers_to_import_a_circles_record(client, alice):
     assert form is not None
     assert 'data-kind="circles"' in form[0]
     assert 'name="record"' in form[0]
-    assert '<option value="hard" selected>Computer (hard)</option>' in form[0]
+    assert '<option value="expert" selected>Computer (expert)</option>' in form[0]
     assert "csrfmiddlewaretoken" in form[0]
     assert 'data-kind="kingscorner"' not in html.split('id="import-a-record"')[1]
