@@ -25,6 +25,20 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.LazyFunction(password_hash)
 
 
+def moderator_make(username: str = "mod") -> User:
+    """A staff account in the Moderators group, not a superuser. The group is made sure of
+    first: a post_migrate receiver keeps it, and a test database flushed by an earlier
+    transactional test may not have it yet."""
+    from django.contrib.auth.models import Group
+
+    from greycircle.moderation.permissions import MODERATORS_GROUP, moderators_group_ensure
+
+    moderators_group_ensure()
+    user = UserFactory(username=username, is_staff=True)
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    return user
+
+
 def befriend(a, b):
     """`a` asks `b` to be friends and `b` accepts (through the services); the friendship."""
     from accounts import friends

@@ -9,14 +9,12 @@ what was done."""
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from greycircle.games.services import SeatSpec
-from greycircle.moderation.permissions import MODERATORS_GROUP, moderators_group_ensure
 from tests.browser.pages import LIVE_WITHIN_MS
-from tests.factories import PASSWORD, UserFactory, game_started
+from tests.factories import PASSWORD, UserFactory, game_started, moderator_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,9 +50,7 @@ def chat_bodies(page: Page):
 def test_players_chat_one_reports_an_insult_and_a_moderator_mutes_its_author(new_page, log_in):
     alice = UserFactory(username="alice")
     bob = UserFactory(username="bob")
-    moderators_group_ensure()
-    moderator = UserFactory(username="mod", is_staff=True)
-    moderator.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    moderator_make()
     game = game_started(creator=alice, kind="circles", opponents=[SeatSpec(user=bob)])
     alice_page, bob_page = new_page(), new_page()
     log_in(alice_page, "alice", PASSWORD)

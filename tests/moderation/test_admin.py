@@ -9,7 +9,7 @@ from greycircle.games.services import SeatSpec
 from greycircle.moderation import services
 from greycircle.moderation.flags import flag_raise
 from greycircle.moderation.models import Flag, FlagKind, ModerationAction
-from tests.factories import UserFactory, game_started
+from tests.factories import UserFactory, game_started, moderator_make
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
 
@@ -213,13 +213,7 @@ SANCTIONS = "/admin/moderation/sanction/"
 @pytest.fixture
 def moderator():
     """Staff in the Moderators group, not a superuser."""
-    from django.contrib.auth.models import Group
-
-    from greycircle.moderation.permissions import MODERATORS_GROUP
-
-    user = UserFactory(username="mod", is_staff=True)
-    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
-    return user
+    return moderator_make()
 
 
 @pytest.fixture

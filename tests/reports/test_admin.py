@@ -2,18 +2,17 @@
 who may see and act."""
 
 import pytest
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Permission
 from django.test import Client
 
 from greycircle.games.services import SeatSpec
 from greycircle.moderation import sanctions
 from greycircle.moderation.models import ModerationAction
-from greycircle.moderation.permissions import MODERATORS_GROUP, moderators_group_ensure
 from greycircle.ratings.models import PlayerRating, RatingChange
 from greycircle.reports import resolution
 from greycircle.reports.models import Report, ReportStatus
 from tests.admin_pages import message_texts
-from tests.factories import UserFactory, game_started
+from tests.factories import UserFactory, game_started, moderator_make
 from tests.reports.desk_helpers import DESK, REASON, case_url, chat_lines, report
 
 pytestmark = pytest.mark.django_db
@@ -213,11 +212,8 @@ def test_lifting_a_sanction_from_the_case_asks_why(admin_client, staff, alice, b
 @pytest.fixture
 def moderator_client():
     """A member of staff in the Moderators group, not a superuser."""
-    moderators_group_ensure()
-    user = UserFactory(username="mod", is_staff=True)
-    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
     client = Client()
-    client.force_login(user)
+    client.force_login(moderator_make())
     return client
 
 
