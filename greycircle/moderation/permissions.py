@@ -26,6 +26,11 @@ MODERATOR_PERMISSIONS = [
     # The moderation desk (greycircle.reports.admin): see the queue and cases; assign, resolve.
     "reports.view_report",
     "reports.change_report",
+    # The messages themselves, flagged ones included: read them, show or keep them hidden.
+    "chat.view_gamemessage",
+    "chat.change_gamemessage",
+    "conversations.view_directmessage",
+    "conversations.change_directmessage",
 ]
 
 

@@ -42,4 +42,6 @@ def test_a_moderator_may_sanction_without_being_a_superuser():
 
     assert not moderator.is_superuser
     assert moderator.has_perms(["moderation.add_sanction", "moderation.change_sanction"])
+    # The flagged messages too, in games' chats and between friends: shown again or kept hidden.
+    assert moderator.has_perms(["chat.change_gamemessage", "conversations.change_directmessage"])
     assert not UserFactory().has_perm("moderation.view_sanction")
