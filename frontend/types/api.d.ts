@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Write in a game's chat
-         * @description Players in the `players` room, whoever may watch (not the players) in the `spectators` room. At most 500 characters, 5 messages in 10 s and 200 a day (`THROTTLE_CHAT`, `THROTTLE_CHAT_DAILY`). A message the screening flags is kept but `hidden`: I still see it, others do not until staff have looked.
+         * @description Players in the `players` room, whoever may watch (not the players) in the `spectators` room. At most 500 characters, 5 messages in 10 s and 200 a day (`THROTTLE_CHAT`, `THROTTLE_CHAT_DAILY`). A message the screening flags is kept but `hidden`: I still see it, others do not until staff have looked. With `id` (the idempotency key a `chat` frame on the game's socket also carries), the same message sent again is answered with the message posted the first time, not posted twice.
          */
         post: operations["v1_games_chat_create"];
         delete?: never;
@@ -1116,7 +1116,10 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description My message `id` is posted (its `chat_message` follows, as to everyone else). */
+        /**
+         * @description My message `id` is posted (its `chat_message` follows, as to everyone else), or was
+         *     already: then `message` is the one posted, and no `chat_message` follows again.
+         */
         ChatAckFrame: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1128,7 +1131,7 @@ export interface components {
         };
         /** @description My message `id` was refused, as `POST /games/{id}/chat/` would refuse it: not posted. */
         ChatErrorFrame: {
-            /** @description Those of `POST /games/{id}/chat/`: `invalid` (the frame: see `fields`), `invalid_room`, `not_a_player`, `not_a_spectator`, `chat_off`, `chat_muted` (with `until`), `message_empty`, `message_too_long`, `too_many_messages` (with `retry_after`), `game_not_found`; `server_error`. */
+            /** @description Those of `POST /games/{id}/chat/`: `invalid` (the frame: see `fields`), `invalid_room`, `not_a_player`, `not_a_spectator`, `chat_off`, `chat_muted` (with `until`), `message_empty`, `message_too_long`, `too_many_messages` (with `retry_after`), `message_id_reused` (`id` names another message of mine), `game_not_found`; `server_error`. */
             code: string;
             /** @description What went wrong, for people. */
             detail: string;
@@ -1163,7 +1166,7 @@ export interface components {
              * @enum {string}
              */
             type: "chat";
-            /** @description Mine, to match the answer (`chat_ack`, `chat_error`). */
+            /** @description My own id for this message, unique among my messages (e.g. 16 random bytes in hex; 1 to 64 letters, digits and `_.:-`): the same message sent again with it, on the game's socket or over HTTP, is posted once and answered with the message posted; another message with it is refused `message_id_reused`. */
             id: string;
             /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
             room: components["schemas"]["ChatRoomEnum"];
@@ -1682,7 +1685,7 @@ export interface components {
             points: number;
         };
         /** @enum {string} */
-        CirclesAiLevelEnum: "easy" | "medium" | "hard" | "expert";
+        CirclesAiLevelEnum: "easy" | "medium" | "hard";
         /**
          * @description One move of the game as the hard engine judges it, from the position before it.
          *
@@ -2360,6 +2363,8 @@ export interface components {
             created: string;
         };
         GameMessagePostRequest: {
+            /** @description My own id for this message, unique among my messages (e.g. 16 random bytes in hex; 1 to 64 letters, digits and `_.:-`): the same message sent again with it, on the game's socket or over HTTP, is posted once and answered with the message posted; another message with it is refused `message_id_reused`. */
+            id?: string;
             /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
             room: components["schemas"]["ChatRoomEnum"];
             /** @description Plain text; kept NFC-normalised, invisible characters removed and white space collapsed, at most 500 characters then. */
@@ -5775,6 +5780,15 @@ export interface operations {
             };
             /** @description The body is not JSON (`Content-Type: application/json`). Error codes: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description My `id` names another message of mine: a new message needs a new id. Error codes: `message_id_reused`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -94,7 +94,9 @@ class GameChatView(GenericAPIView):
         description="Players in the `players` room, whoever may watch (not the players) in the "
         "`spectators` room. At most 500 characters, 5 messages in 10 s and 200 a day "
         "(`THROTTLE_CHAT`, `THROTTLE_CHAT_DAILY`). A message the screening flags is kept but "
-        "`hidden`: I still see it, others do not until staff have looked.",
+        "`hidden`: I still see it, others do not until staff have looked. With `id` (the "
+        "idempotency key a `chat` frame on the game's socket also carries), the same message "
+        "sent again is answered with the message posted the first time, not posted twice.",
         request=GameMessagePostSerializer,
         responses={
             201: GameMessageSerializer,
@@ -104,6 +106,10 @@ class GameChatView(GenericAPIView):
                 "invalid_room",
                 "message_empty",
                 "message_too_long",
+            ),
+            422: error_response(
+                "My `id` names another message of mine: a new message needs a new id.",
+                "message_id_reused",
             ),
             403: error_response(
                 "I may not write here: not a player (`not_a_player`), a player in the spectators' "
@@ -129,6 +135,7 @@ class GameChatView(GenericAPIView):
             game_id=game_id,
             room=sent.validated_data["room"],
             body=sent.validated_data["body"],
+            client_id=sent.validated_data.get("id"),
             key=_key(request),
         )
         return Response(

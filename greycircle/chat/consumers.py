@@ -4,7 +4,8 @@ knows nothing of chat, and on top of it:
 - a client sends `{"type": "chat", "id", "room", "body"}`, posted by the service that posts
   `POST /games/{id}/chat/` (`services.game_message_post`, the same limits), answered
   `{"type": "chat_ack", "id", "message"}` or `{"type": "chat_error", "id", "code", "detail", ...}`
-  with that endpoint's codes;
+  with that endpoint's codes; `id` is the message's idempotency key, as that endpoint's `id`
+  (a message sent again with it is answered with the message posted, and is not posted again);
 - a message posted reaches the sockets of every audience that may read its room
   (greycircle.chat.events), and each socket sends it on as `{"type": "chat_message", "message"}`
   unless its own user may not see it: its author is on the other side of a block with them, it is
@@ -126,7 +127,12 @@ def _chat_post(*, user: User, game_id: int, frame: dict[str, Any], key: str) -> 
     """On the sockets' threads: the message of a valid frame, posted as over HTTP."""
     try:
         message = services.game_message_post(
-            user=user, game_id=game_id, room=frame["room"], body=frame["body"], key=key
+            user=user,
+            game_id=game_id,
+            room=frame["room"],
+            body=frame["body"],
+            client_id=frame["id"],
+            key=key,
         )
     except ServiceError as refusal:
         return _chat_error(frame["id"], code=refusal.code, detail=refusal.detail, **refusal.extra)

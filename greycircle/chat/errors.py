@@ -23,6 +23,13 @@ class MessageNotFound(MessageRefused):
     status = 404
 
 
+class MessageIdReused(MessageRefused):
+    """The poster's id for the message names another message of theirs (422, as the IETF's
+    Idempotency-Key draft answers a key reused for another request)."""
+
+    status = 422
+
+
 class MessageThrottled(MessageRefused):
     """Too many messages: the API answers 429 with `Retry-After` set to `retry_after`."""
 

@@ -7,20 +7,19 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from greycircle.api.serializers import ErrorSerializer
-from greycircle.chat.serializers import GameMessageSerializer, room_field
+from greycircle.chat.models import CLIENT_ID_MAX
+from greycircle.chat.serializers import GameMessageSerializer, client_id_field, room_field
 from greycircle.games.frames import frame_type
 
-# A frame's `id`: the client's own, echoed in the answer.
-CHAT_ID_MAX = 64
+# A frame's `id`: the client's own, echoed in the answer, and the message's idempotency key.
+CHAT_ID_MAX = CLIENT_ID_MAX
 
 
 class ChatFrameSerializer(serializers.Serializer):
     """A message to post in the game's chat, as `POST /games/{id}/chat/` posts it."""
 
     type = frame_type("chat")
-    id = serializers.CharField(
-        max_length=CHAT_ID_MAX, help_text="Mine, to match the answer (`chat_ack`, `chat_error`)."
-    )
+    id = client_id_field()
     room = room_field()
     body = serializers.CharField(
         trim_whitespace=False, allow_blank=True, help_text="As `POST /games/{id}/chat/` takes it."
@@ -28,7 +27,8 @@ class ChatFrameSerializer(serializers.Serializer):
 
 
 class ChatAckFrameSerializer(serializers.Serializer):
-    """My message `id` is posted (its `chat_message` follows, as to everyone else)."""
+    """My message `id` is posted (its `chat_message` follows, as to everyone else), or was
+    already: then `message` is the one posted, and no `chat_message` follows again."""
 
     type = frame_type("chat_ack")
     id = serializers.CharField()
@@ -46,7 +46,8 @@ class ChatErrorFrameSerializer(ErrorSerializer):
         help_text="Those of `POST /games/{id}/chat/`: `invalid` (the frame: see `fields`), "
         "`invalid_room`, `not_a_player`, `not_a_spectator`, `chat_off`, `chat_muted` (with "
         "`until`), `message_empty`, `message_too_long`, `too_many_messages` (with "
-        "`retry_after`), `game_not_found`; `server_error`."
+        "`retry_after`), `message_id_reused` (`id` names another message of mine), "
+        "`game_not_found`; `server_error`."
     )
     until = serializers.DateTimeField(
         required=False, help_text="With chat_muted: when the mute ends."

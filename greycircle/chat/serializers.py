@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from accounts.serializers import UserRefSerializer
-from greycircle.chat.models import ChatRoom
+from greycircle.chat.models import CLIENT_ID_MAX, CLIENT_ID_PATTERN, ChatRoom
 from greycircle.chat.screening import CHAT_MESSAGE_MAX_CHARS
 from greycircle.games.serializers import EnumField
 
@@ -17,6 +17,19 @@ ROOM_HELP = (
 
 def room_field(**kwargs) -> EnumField:
     return EnumField(ChatRoom.choices, enum_name="ChatRoomEnum", help_text=ROOM_HELP, **kwargs)
+
+
+def client_id_field(**kwargs) -> serializers.RegexField:
+    """A client's id for a message: its idempotency key (`GameMessage.client_id`)."""
+    return serializers.RegexField(
+        CLIENT_ID_PATTERN,
+        max_length=CLIENT_ID_MAX,
+        help_text="My own id for this message, unique among my messages (e.g. 16 random bytes in "
+        "hex; 1 to 64 letters, digits and `_.:-`): the same message sent again with it, on the "
+        "game's socket or over HTTP, is posted once and answered with the message posted; "
+        "another message with it is refused `message_id_reused`.",
+        **kwargs,
+    )
 
 
 class GameMessageSerializer(serializers.Serializer):
@@ -69,6 +82,7 @@ class GameChatQuerySerializer(serializers.Serializer):
 
 
 class GameMessagePostSerializer(serializers.Serializer):
+    id = client_id_field(required=False)
     room = room_field()
     body = serializers.CharField(
         trim_whitespace=False,

@@ -4,7 +4,9 @@ Every refusal is a `MessageRefused` with its code: `game_not_found` (no such gam
 poster may not see), `invalid_room`, `not_a_player` (the players' room is for the people seated),
 `not_a_spectator` (the spectators' room is not for them), `chat_off` (the poster turned chat off,
 in their settings or for this game), `chat_muted` (by a moderator, `until` when),
-`message_empty`, `message_too_long`, `too_many_messages` (429, `retry_after`). A refused message
+`message_empty`, `message_too_long`, `too_many_messages` (429, `retry_after`), `invalid_message_id`
+(not a `client_id`: 1 to 64 letters, digits, `_.:-`) and `message_id_reused` (422: the poster's
+`client_id` names another message of theirs). A refused message
 changes nothing. What the poster is checked against is read afresh (a socket's user may be
 hours old: muted since, or chat turned off in another tab).
 """
@@ -14,13 +16,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
 from greycircle.chat import events
-from greycircle.chat.errors import MessageForbidden, MessageNotFound, MessageRefused
-from greycircle.chat.models import ChatRoom, GameChatOff, GameMessage
+from greycircle.chat.errors import (
+    MessageForbidden,
+    MessageIdReused,
+    MessageNotFound,
+    MessageRefused,
+)
+from greycircle.chat.models import CLIENT_ID, ChatRoom, GameChatOff, GameMessage
 from greycircle.chat.screening import message_allowance, message_screen
 from greycircle.chat.selectors import game_chat_off_here
 from greycircle.chat.signals import message_flagged
@@ -38,13 +45,23 @@ def game_message_post(
     game_id: int,
     room: str,
     body: Any,
+    client_id: str | None = None,
     key: str = "",
     now: datetime | None = None,
 ) -> GameMessage:
     """Post `body` in `room` of game `game_id` as `user` (who followed a link with `key`); a
     flagged message is kept hidden (shown to its author) and `message_flagged` sent. Everyone who
-    may read it gets it live once it is committed (greycircle.chat.events)."""
+    may read it gets it live once it is committed (greycircle.chat.events).
+
+    `client_id`, the poster's own id for the message, is its idempotency key: posted again with
+    it (the socket's answer came late, the client tried over HTTP), the message posted the first
+    time is returned and nobody gets it twice; with another message, refused `message_id_reused`.
+    """
     now = now or timezone.now()
+    if client_id is not None and not CLIENT_ID.fullmatch(client_id):
+        raise MessageRefused(
+            "invalid_message_id", "A message's id is 1 to 64 letters, digits and `_.:-`."
+        )
     game = _game_seen(user=user, game_id=game_id, key=key)
     if room not in ChatRoom.values:
         raise MessageRefused("invalid_room", "The room is `players` or `spectators`.")
@@ -59,18 +76,34 @@ def game_message_post(
         )
     _may_talk(user=user, game=game, now=now)
     screening = message_screen(text=body)
-    message_allowance(user=user, scope=CHAT_SCOPE)
     with transaction.atomic():
-        message = GameMessage.objects.create(
-            game=game,
-            room=room,
-            author=user,
-            body=screening.text,
-            created=now,
-            has_links=screening.has_links,
-            hidden=screening.flagged,
-            flag_reason=screening.reason[:FLAG_REASON_MAX],
-        )
+        # The key is looked up only when the (author, client_id) constraint refuses the row: a
+        # first post costs no query more, and two posts at once with one id keep one message.
+        try:
+            with transaction.atomic():
+                message = GameMessage.objects.create(
+                    game=game,
+                    room=room,
+                    author=user,
+                    body=screening.text,
+                    created=now,
+                    has_links=screening.has_links,
+                    hidden=screening.flagged,
+                    flag_reason=screening.reason[:FLAG_REASON_MAX],
+                    client_id=client_id,
+                )
+        except IntegrityError:
+            posted = _posted_before(user=user, client_id=client_id) if client_id else None
+            if not posted:
+                raise
+            if (posted.game_id, posted.room, posted.body) != (game.pk, room, screening.text):
+                raise MessageIdReused(
+                    "message_id_reused",
+                    "You gave this id to another message: send a new message with a new id.",
+                ) from None
+            return posted
+        # Spent once the message is new (a repeat spends nothing); refused, it is rolled back.
+        message_allowance(user=user, scope=CHAT_SCOPE)
         if screening.flagged:
             transaction.on_commit(
                 lambda: message_flagged.send(
@@ -79,6 +112,10 @@ def game_message_post(
             )
         transaction.on_commit(lambda: events.game_message_published(message=message, game=game))
     return message
+
+
+def _posted_before(*, user: Any, client_id: str) -> GameMessage | None:
+    return GameMessage.objects.filter(author_id=user.pk, client_id=client_id).first()
 
 
 def game_chat_switch(*, user: Any, game_id: int, on: bool, key: str = "") -> bool:

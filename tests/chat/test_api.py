@@ -27,8 +27,8 @@ def chat_url(game, suffix=""):
     return f"/api/v1/games/{game.pk}/chat/{suffix}"
 
 
-def post(client, game, body, room="players"):
-    return client.post(chat_url(game), {"room": room, "body": body}, format="json")
+def post(client, game, body, room="players", **sent):
+    return client.post(chat_url(game), {"room": room, "body": body, **sent}, format="json")
 
 
 def test_a_player_posts_and_the_other_reads(client_for, game, alice, bob):
@@ -82,6 +82,28 @@ def test_a_frame_without_a_room_is_invalid(client_for, game, alice):
     assert answer.status_code == 400
     assert answer.json()["code"] == "invalid"
     assert "room" in answer.json()["fields"]
+
+
+def test_a_message_posted_again_with_its_id_is_answered_with_the_first(client_for, game, alice):
+    client = client_for(alice)
+    first = post(client, game, "good luck", id="c0ffee-1")
+    again = post(client, game, "good luck", id="c0ffee-1")
+
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert GameMessage.objects.get().client_id == "c0ffee-1"
+
+
+def test_an_id_is_refused_for_another_message_or_when_malformed(client_for, game, alice):
+    client = client_for(alice)
+    post(client, game, "good luck", id="c0ffee-1")
+
+    reused = post(client, game, "bad luck", id="c0ffee-1")
+    assert (reused.status_code, reused.json()["code"]) == (422, "message_id_reused")
+    malformed = post(client, game, "bad luck", id="<c0ffee>")
+    assert (malformed.status_code, malformed.json()["code"]) == (400, "invalid")
+    assert "id" in malformed.json()["fields"]
+    assert list(GameMessage.objects.values_list("body", flat=True)) == ["good luck"]
 
 
 def test_a_spectator_is_not_a_player(client_for, game, carol):

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from rest_framework.test import APIClient
 
 from accounts.friends import user_block
 from greycircle.chat import services
+from greycircle.chat.models import GameMessage
 from greycircle.games.services import SeatSpec
 from tests.api.socket_frames import frames_validator
 from tests.factories import UserFactory, befriend, game_started
@@ -74,6 +76,35 @@ async def test_a_players_message_reaches_both_players_and_no_spectator(game, ali
     assert await said(b) == ("bob", "thanks")
     assert await said(a) == ("bob", "thanks")
     for socket in (a, b, c):
+        await socket.disconnect()
+
+
+async def test_a_message_sent_on_the_socket_then_over_http_is_posted_once(game, alice, bob):
+    """The panel's fallback: no answer in time on the socket, it posts the same id over HTTP."""
+    game_id = await game()
+    a, b = await socket_of(alice, game_id), await socket_of(bob, game_id)
+
+    await a.send_json_to(chat("good luck", chat_id="c0ffee-1"))
+    ack = await a.receive_json_from()
+
+    def post_over_http() -> dict:
+        client = APIClient()
+        client.force_login(alice)
+        sent = {"id": "c0ffee-1", "room": "players", "body": "good luck"}
+        answer = client.post(f"/api/v1/games/{game_id}/chat/", sent, format="json")
+        assert answer.status_code == 201
+        return answer.json()
+
+    assert await sync_to_async(post_over_http)() == ack["message"]
+    assert await sync_to_async(GameMessage.objects.count)() == 1
+    # Each socket got the message once: the next frame after it is bob's next message.
+    assert await said(a) == ("alice", "good luck")
+    assert await said(b) == ("alice", "good luck")
+    await b.send_json_to(chat("thanks", chat_id="b1"))
+    assert (await b.receive_json_from())["type"] == "chat_ack"
+    for socket in (a, b):
+        assert await said(socket) == ("bob", "thanks")
+    for socket in (a, b):
         await socket.disconnect()
 
 

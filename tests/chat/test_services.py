@@ -123,6 +123,42 @@ def test_too_many_messages(game, alice, rate_window_still):
     assert refusal.extra["retry_after"] >= 1
 
 
+def test_a_message_sent_again_with_its_id_is_posted_once(
+    game, alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as first_callbacks:
+        first = post(alice, game, "good luck", client_id="m-1")
+    with django_capture_on_commit_callbacks(execute=True) as again_callbacks:
+        again = post(alice, game, " good  luck ", client_id="m-1")  # the same once screened
+
+    assert again.pk == first.pk
+    assert read(bob, game) == ["good luck"]
+    assert first_callbacks
+    assert not again_callbacks  # nobody is sent it a second time
+    # An id is its author's own: bob's "m-1" is another message.
+    assert post(bob, game, "you too", client_id="m-1").pk != first.pk
+
+
+def test_an_id_given_to_another_message_is_refused(game, alice, carol):
+    post(alice, game, "good luck", client_id="m-1")
+
+    assert refused("message_id_reused", alice, game, body="bad luck", client_id="m-1").status == 422
+    other_game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=carol)])
+    refused("message_id_reused", alice, other_game, body="good luck", client_id="m-1")
+    refused("invalid_message_id", alice, game, client_id="m 1")
+    refused("invalid_message_id", alice, game, client_id="m1\n")
+    refused("invalid_message_id", alice, game, client_id="m" * 65)
+
+
+def test_a_message_sent_again_spends_no_allowance(game, alice, rate_window_still):
+    for n in range(5):
+        post(alice, game, f"message {n}", client_id=f"m-{n}")
+
+    # The fifth's answer was lost: sent again, it is answered, not refused as a sixth.
+    assert post(alice, game, "message 4", client_id="m-4").body == "message 4"
+    refused("too_many_messages", alice, game, client_id="m-5")
+
+
 def test_blocked_users_never_read_each_other_either_way(game, alice, bob, carol, user_factory):
     dave = user_factory(username="dave")
     post(carol, game, "from carol", room="spectators")

@@ -25,7 +25,8 @@ import { reportOpen } from "greycircle/report";
  * @property {(path: string) => string} withLinkKey
  */
 
-// A message sent on the socket waits this long for its answer, then goes over HTTP.
+// A message sent on the socket waits this long for its answer, then goes over HTTP with the same
+// id: the message's idempotency key, so a late answer never means the message is posted twice.
 const ANSWER_WAIT_MS = 4000;
 const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]}]/g;
 // What the panel says of a refusal that needs more than the server's detail.
@@ -72,7 +73,6 @@ export class ChatPanel {
     this.room = envelope.you !== null ? "players" : "spectators";
     this.envelope = envelope;
     this.chatOn = true;
-    this.sent = 0;
     /** @type {Map<string, (frame: any) => void>} messages sent on the socket, by frame id */
     this.awaited = new Map();
     this.list = /** @type {HTMLOListElement} */ (panel.querySelector(".chat__messages"));
@@ -255,12 +255,12 @@ export class ChatPanel {
     const body = this.input.value;
     if (!body.trim()) return;
     const room = this.room;
-    this.sent += 1;
-    const id = `chat-${Date.now()}-${this.sent}`;
+    const id = messageId();
     try {
       const message =
         (await this.onSocket(id, room, body)) ??
-        (await this.client.request("POST", this.client.withLinkKey(`/api/v1/games/${this.client.id}/chat/`), { room, body }));
+        (await this.client.request("POST", this.client.withLinkKey(`/api/v1/games/${this.client.id}/chat/`), { id, room, body }));
+      // Shown once: its chat_message may have come first (add skips an id it has).
       this.add(message);
       this.input.value = "";
       this.say("");
@@ -294,6 +294,15 @@ export class ChatPanel {
       if (!this.client.sendFrame({ type: "chat", id, room, body })) answered(null);
     });
   }
+}
+
+/**
+ * A new id for a message, unique among the viewer's (in every tab and device): 16 random bytes.
+ * @returns {string}
+ */
+function messageId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `chat-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** @param {{code: string, detail: string}} frame a chat_error: an Error that says it */
