@@ -1685,7 +1685,7 @@ export interface components {
             points: number;
         };
         /** @enum {string} */
-        CirclesAiLevelEnum: "easy" | "medium" | "hard";
+        CirclesAiLevelEnum: "easy" | "medium" | "hard" | "expert";
         /**
          * @description One move of the game as the hard engine judges it, from the position before it.
          *
