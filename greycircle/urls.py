@@ -5,8 +5,8 @@ from rest_framework.routers import SimpleRouter
 
 import greycircle.converters  # noqa: F401 (registers the <id:...> path converter)
 from accounts.api import BlockViewSet, FriendRequestViewSet, FriendViewSet, GuestUpgradeView
-from greycircle.conversations.api import ConversationViewSet
 from greycircle.api import handlers
+from greycircle.conversations.api import ConversationViewSet
 from greycircle.games.api import GameViewSet
 from greycircle.games.invitation_api import InvitationViewSet
 from greycircle.lobby.api import SeekViewSet
