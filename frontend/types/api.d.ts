@@ -1076,6 +1076,8 @@ export interface components {
             profile: components["schemas"]["ProfileData"];
             settings: components["schemas"]["SettingsData"];
             games: components["schemas"]["GameData"][];
+            /** @description My seeks in the lobby. */
+            seeks: components["schemas"]["SeekData"][];
             friends: components["schemas"]["NamedSince"][];
             /** @description Pending, either way. */
             friend_requests: components["schemas"]["FriendRequestData"][];
@@ -4128,6 +4130,28 @@ export interface components {
             rated: boolean;
             /** @description A custom seek: only opponents rated within it. Without it, opponents within ±100 of your rating, widening by 50 each 5 s of waiting up to ±500, then anyone after 60 s. */
             rating_range?: components["schemas"]["RatingRangeRequest"] | null;
+        };
+        /** @description One of my seeks in the lobby, waiting or ended (ended ones are kept a day). */
+        SeekData: {
+            kind: string;
+            /** @description As the lobby names it: "circles:3+2:2:rated". */
+            pool: string;
+            seats: number;
+            /** @description A live seek's clock; null for one by days per move. */
+            time_control: components["schemas"]["TimeControlJson"] | null;
+            days_per_move: number | null;
+            rated: boolean;
+            /** @description My rating at the pool's kind and speed then. */
+            rating: number;
+            /** @description A custom seek's range of opponents' ratings. */
+            rating_range: components["schemas"]["RatingRangeJson"] | null;
+            status: components["schemas"]["SeekStatusEnum"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            /** @description The game it was matched into. */
+            game: number | null;
         };
         /** @enum {string} */
         SeekSpeedEnum: "correspondence" | "live";

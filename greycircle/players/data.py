@@ -20,6 +20,7 @@ from greycircle.chat.selectors import game_messages_data_of
 from greycircle.conversations.selectors import messages_sent_by
 from greycircle.games.models import Game, Move
 from greycircle.games.selectors import move_entry_for_seat, seat_index_for, seats_json
+from greycircle.lobby.models import Seek
 from greycircle.notifications.models import Notification
 from greycircle.push.selectors import push_registrations_of
 from greycircle.ratings.models import PlayerRating
@@ -27,9 +28,10 @@ from greycircle.reports.selectors import reports_data_of
 
 
 def account_data_export(*, user: User) -> dict[str, Any]:
-    """`user`'s profile, settings, games, friends, requests, blocks, ratings, notifications, the
-    messages they sent friends and wrote in games' chats, the reports they filed and push
-    registrations (the shape of `greycircle.players.serializers.AccountDataSerializer`)."""
+    """`user`'s profile, settings, games, seeks, friends, requests, blocks, ratings,
+    notifications, the messages they sent friends and wrote in games' chats, the reports they
+    filed and push registrations (the shape of
+    `greycircle.players.serializers.AccountDataSerializer`)."""
     return {
         "exported_at": timezone.now(),
         "profile": {
@@ -46,6 +48,7 @@ def account_data_export(*, user: User) -> dict[str, Any]:
         },
         "settings": {name: getattr(user, name) for name in SETTINGS_FIELDS},
         "games": _games(user),
+        "seeks": _seeks(user),
         "friends": [
             {"username": friendship.friend.username, "since": friendship.created_at}
             for friendship in selectors.friends_of(user=user)
@@ -114,6 +117,35 @@ def _games(user: User) -> list[dict[str, Any]]:
                 "created_at": game.created_at,
                 "finished_at": game.finished_at,
                 "moves": [move_entry_for_seat(move=move, seat=seat) for move in game.moves.all()],
+            }
+        )
+    return exported
+
+
+def _seeks(user: User) -> list[dict[str, Any]]:
+    """`user`'s seeks in the lobby, oldest first: waiting ones, and ended ones until the lobby's
+    sweep deletes them (a day after they end)."""
+    exported = []
+    for seek in Seek.objects.filter(user=user).order_by("created_at", "pk"):
+        control = seek.time_control
+        exported.append(
+            {
+                "kind": seek.kind,
+                "pool": seek.pool,
+                "seats": seek.seats,
+                "time_control": None
+                if control is None
+                else {"minutes": control.minutes, "increment": control.increment},
+                "days_per_move": seek.days_per_move,
+                "rated": seek.rated,
+                "rating": round(seek.rating),
+                "rating_range": {"min": seek.rating_min, "max": seek.rating_max}
+                if seek.has_range
+                else None,
+                "status": seek.status,
+                "created_at": seek.created_at,
+                "ended_at": seek.ended_at,
+                "game": seek.game_id,
             }
         )
     return exported

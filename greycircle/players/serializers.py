@@ -8,12 +8,15 @@ from accounts.models import User
 from accounts.serializers import MeSerializer
 from greycircle.games.models import GameStatus
 from greycircle.games.serializers import (
+    EnumField,
     GameEnvelopeSerializer,
     KindField,
     MoveLogEntrySerializer,
     OutcomeSerializer,
     SeatSerializer,
 )
+from greycircle.lobby.models import SeekStatus
+from greycircle.lobby.serializers import RatingRangeJsonSerializer, TimeControlJsonSerializer
 from greycircle.push.serializers import PushDeviceDataSerializer, WebPushSubscriptionDataSerializer
 from greycircle.reports.models import ReportReason, ReportStatus
 
@@ -113,6 +116,27 @@ class GameDataSerializer(serializers.Serializer):
     )
 
 
+class SeekDataSerializer(serializers.Serializer):
+    """One of my seeks in the lobby, waiting or ended (ended ones are kept a day)."""
+
+    kind = serializers.CharField()
+    pool = serializers.CharField(help_text='As the lobby names it: "circles:3+2:2:rated".')
+    seats = serializers.IntegerField()
+    time_control = TimeControlJsonSerializer(
+        allow_null=True, help_text="A live seek's clock; null for one by days per move."
+    )
+    days_per_move = serializers.IntegerField(allow_null=True)
+    rated = serializers.BooleanField()
+    rating = serializers.IntegerField(help_text="My rating at the pool's kind and speed then.")
+    rating_range = RatingRangeJsonSerializer(
+        allow_null=True, help_text="A custom seek's range of opponents' ratings."
+    )
+    status = EnumField(SeekStatus.choices, enum_name="SeekStatusEnum")
+    created_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True, help_text="The game it was matched into.")
+
+
 class NamedSinceSerializer(serializers.Serializer):
     username = serializers.CharField()
     since = serializers.DateTimeField()
@@ -169,6 +193,7 @@ class AccountDataSerializer(serializers.Serializer):
     profile = ProfileDataSerializer()
     settings = SettingsDataSerializer()
     games = GameDataSerializer(many=True)
+    seeks = SeekDataSerializer(many=True, help_text="My seeks in the lobby.")
     friends = NamedSinceSerializer(many=True)
     friend_requests = FriendRequestDataSerializer(many=True, help_text="Pending, either way.")
     blocks = NamedSinceSerializer(many=True, help_text="The users I blocked.")

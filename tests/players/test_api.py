@@ -52,12 +52,14 @@ def test_my_data_through_the_api(alice, client_for):
     assert response.status_code == 200
     data = response.json()
     assert data["profile"]["username"] == "alice"
-    assert data["games"] == data["friends"] == data["blocks"] == data["app_devices"] == []
+    assert data["games"] == data["seeks"] == data["friends"] == data["blocks"] == []
+    assert data["app_devices"] == []
     assert set(data) == {
         "exported_at",
         "profile",
         "settings",
         "games",
+        "seeks",
         "friends",
         "friend_requests",
         "blocks",

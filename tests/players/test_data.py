@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
+from django.utils.dateparse import parse_datetime
 
 from accounts import friends
 from greycircle.chat import services as chat
 from greycircle.conversations import services as conversations
 from greycircle.games import selectors, services
+from greycircle.games.clocks import TimeControl
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
+from greycircle.lobby import services as lobby
 from greycircle.players.data import account_data_export
 from greycircle.push.models import PushDevice
 from greycircle.push.services import webpush_subscribe
@@ -79,6 +83,40 @@ def test_the_download_is_the_api_document(alice, client_for):
         document.pop("exported_at")
         document["profile"].pop("last_login")
     assert site == api
+
+
+def test_my_seeks_waiting_and_ended_are_in_my_data_not_others(alice, bob):
+    t0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    live = lobby.seek_create(user=alice, kind="circles", time_control=TimeControl(3, 2), now=t0)
+    lobby.seek_cancel(seek_id=live.pk, user=alice, now=t0 + timedelta(minutes=1))
+    later = t0 + timedelta(minutes=2)
+    mine = lobby.seek_create(
+        user=alice,
+        kind="circles",
+        days_per_move=3,
+        rated=False,
+        rating_range=(1200, 1800),
+        now=later,
+    )
+    theirs = lobby.seek_create(user=bob, kind="circles", days_per_move=3, rated=False, now=later)
+    assert theirs.status == "matched"
+
+    _, data = download(alice)
+
+    cancelled, matched = data["seeks"]
+    assert cancelled["pool"] == "circles:3+2:2:rated"
+    assert (cancelled["kind"], cancelled["seats"], cancelled["rated"]) == ("circles", 2, True)
+    assert cancelled["time_control"] == {"minutes": 3, "increment": 2}
+    assert (cancelled["days_per_move"], cancelled["rating_range"]) == (None, None)
+    assert (cancelled["status"], cancelled["game"]) == ("cancelled", None)
+    assert parse_datetime(cancelled["created_at"]) == t0
+    assert parse_datetime(cancelled["ended_at"]) == t0 + timedelta(minutes=1)
+    assert matched["pool"] == "circles:3d:2:casual"
+    assert (matched["time_control"], matched["days_per_move"]) == (None, 3)
+    assert matched["rating_range"] == {"min": 1200, "max": 1800}
+    assert matched["rating"] == round(mine.rating)
+    assert (matched["status"], matched["game"]) == ("matched", theirs.game_id)
+    assert parse_datetime(matched["ended_at"]) == later
 
 
 def test_other_seats_hidden_cards_are_not_in_my_data(alice, bob):
