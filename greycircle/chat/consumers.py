@@ -8,13 +8,14 @@ knows nothing of chat, and on top of it:
   (a message sent again with it is answered with the message posted, and is not posted again);
 - a message posted reaches the sockets of every audience that may read its room
   (greycircle.chat.events), and each socket sends it on as `{"type": "chat_message", "message"}`
-  unless its own user may not see it: its author is on the other side of a block with them, it is
-  hidden (flagged) and not theirs, or they have chat off here. `links` is set for them: true only
-  for their own and their friends' messages.
+  unless its own user may not see it: its author is on the other side of a block with them (the
+  message names those users, read as it was published: a block applies at once on every open
+  socket), it is hidden (flagged) and not theirs, or they have chat off here. `links` is set for
+  them: true only for their own and their friends' messages.
 
-What a socket knows of its user's blocks, friends and switches is read when it first needs it
-and again after RELATIONS_SECONDS (and at once when the user moves this game's switch), so a
-message's delivery costs no query per socket.
+What a socket knows of its user's friends and switches is read when it first needs it and again
+after RELATIONS_SECONDS (and at once when the user moves this game's switch), so a message's
+delivery costs no query per socket.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from accounts.models import User
-from accounts.selectors import blocked_user_ids
 from greycircle.api.errors import error_body
 from greycircle.chat import frames, selectors, services
 from greycircle.errors import ServiceError
@@ -36,13 +36,12 @@ from greycircle.socket_threads import run_for_socket
 
 logger = logging.getLogger(__name__)
 
-# How long a socket trusts what it read of its user's blocks, friends and chat switches.
+# How long a socket trusts what it read of its user's friends and chat switches.
 RELATIONS_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
 class Relations:
-    blocked: set[int]
     trusted: set[int]  # the user and their friends: whose links are clickable
     chat_off: bool
 
@@ -89,8 +88,10 @@ class ChatGameConsumer(GameConsumer):
     async def chat_message(self, message: dict[str, Any]) -> None:
         user = self.scope["user"]
         author_id = message["author_id"]
+        if user.pk in message["blocked_ids"]:
+            return
         relations = await self._relations_now()
-        if relations.chat_off or author_id in relations.blocked:
+        if relations.chat_off:
             return
         if message["message"]["hidden"] and author_id != user.pk:
             return
@@ -117,7 +118,6 @@ class ChatGameConsumer(GameConsumer):
 
 def _relations_read(*, user: User, game_id: int) -> Relations:
     return Relations(
-        blocked=blocked_user_ids(user=user),
         trusted=selectors.friend_ids_of(user=user) | {user.pk},
         chat_off=selectors.game_chat_off_for(user=user, game_id=game_id),
     )

@@ -3,10 +3,15 @@ sent once the change is committed. A group message carries what every socket of 
 may be sent; each socket then leaves out what its own user may not see (a blocked author, a
 hidden message of someone else, everything while chat is off) and says whether its links are
 clickable for them (greycircle.chat.consumers).
+
+A message carries the ids of the users on the other side of a block with its author, read as it
+is published (after its commit): a block applies to every message published after it commits, on
+every open socket at once, with no socket's cached view of its user's blocks to wait out.
 """
 
 from __future__ import annotations
 
+from accounts.selectors import blocked_user_ids
 from greycircle.chat.models import ChatRoom, GameMessage
 from greycircle.chat.selectors import game_message_json
 from greycircle.games.events import game_group, jsonable, publish
@@ -29,6 +34,9 @@ def game_message_published(*, message: GameMessage, game: Game) -> None:
         "message": jsonable(game_message_json(message=message, links=False)),
         "author_id": message.author_id,
         "has_links": message.has_links,
+        # One query per message rather than one per socket; read now, so a block committed
+        # since the message was posted is already in it.
+        "blocked_ids": sorted(blocked_user_ids(user=message.author_id)),
     }
     publish(
         [

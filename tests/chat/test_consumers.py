@@ -179,3 +179,29 @@ async def test_a_game_switched_off_stops_its_messages(game, alice, bob):
     assert await said(b) == ("alice", "and now?")  # the first never came
     for socket in (a, b):
         await socket.disconnect()
+
+
+async def test_a_block_made_while_both_sockets_are_open_stops_the_next_message_at_once(
+    game, alice, bob
+):
+    """Blocked users never see each other's messages: not even on a socket that read its user's
+    friends a moment before the block (no wait for that read to go stale)."""
+    game_id = await game()
+    a, b = await socket_of(alice, game_id), await socket_of(bob, game_id)
+    await a.send_json_to(chat("hello"))
+    await a.receive_json_from()
+    for socket in (a, b):
+        assert await said(socket) == ("alice", "hello")  # both sockets read their relations
+
+    await sync_to_async(user_block)(blocker=alice, username=bob.username)
+    await b.send_json_to(chat("you cheat", chat_id="b1"))
+    assert (await b.receive_json_from())["type"] == "chat_ack"
+    assert await said(b) == ("bob", "you cheat")
+    await a.send_json_to(chat("bye", chat_id="c2"))
+    await a.receive_json_from()
+    assert await said(a) == ("alice", "bye")  # bob's never came
+    await b.send_json_to(chat("still here", chat_id="b2"))
+    await b.receive_json_from()
+    assert await said(b) == ("bob", "still here")  # alice's "bye" never came
+    for socket in (a, b):
+        await socket.disconnect()
