@@ -32,9 +32,9 @@ Levels
     on a lean copy of the rules with an evaluation of points, strikes, majorities in open shapes
     and pieces left (`cirkis.ai_search`, whose docstring says more). ``budget_ms`` also becomes a
     budget of positions played (`NODES_PER_MS` per millisecond, at least `MIN_NODES`), so that
-    on an idle machine the answer for a seed does not depend on its speed; `NODES_PER_MS` is set
-    so that ``budget_ms`` is about the thinking time on the reference machine (see
-    ``bench/cirkis_match.py``); the deadline caps it on a busy one.
+    on an idle machine the answer for a seed does not depend on its speed: `NODES_PER_MS` is
+    below the 60-90k positions a second the bench machine plays (bench/README.md), so there the
+    count ends a search before the deadline; the deadline ends it on a slower or busy machine.
 """
 
 from __future__ import annotations
