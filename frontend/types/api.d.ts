@@ -4395,6 +4395,14 @@ export interface components {
             created: string;
             /** Format: date-time */
             last_success: string | null;
+            /**
+             * Format: date-time
+             * @description When a push to it last did not get through.
+             */
+            last_failure: string | null;
+            /** @description The push service's answer then; null: it gave none. */
+            last_failure_status: number | null;
+            last_failure_reason: string;
         };
         /** @enum {string} */
         WentOutTypeEnum: "went_out";

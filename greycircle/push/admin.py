@@ -1,5 +1,6 @@
 """The browsers and apps notifications are pushed to, in the admin: to find a player's, see
-whether they still work (`last_success`), and delete one (a player who lost a phone asks).
+whether they still work (`last_success`; for a browser its last failure too: when, the push
+service's status and why), and delete one (a player who lost a phone asks).
 
 Staff never see what would let anyone push to them: not a browser's keys (p256dh, auth) nor its
 whole endpoint (a capability URL: the push service's origin is shown), and an app's token only
@@ -57,12 +58,39 @@ class PushRegistrationAdmin(ReadOnlyAdmin):
 
 @admin.register(WebPushSubscription)
 class WebPushSubscriptionAdmin(PushRegistrationAdmin):
-    list_display = ("created", "user", "user_count", "push_service", "user_agent", "last_success")
-    fields = ("user", "push_service", "user_agent", "created", "last_success")
+    list_display = (
+        "created",
+        "user",
+        "user_count",
+        "push_service",
+        "user_agent",
+        "last_success",
+        "last_failure",
+        "failure",
+    )
+    list_filter = (*PushRegistrationAdmin.list_filter, "last_failure")
+    fields = (
+        "user",
+        "push_service",
+        "user_agent",
+        "created",
+        "last_success",
+        "last_failure",
+        "failure",
+    )
 
     @admin.display(description="push service")
     def push_service(self, subscription: WebPushSubscription) -> str:
         return origin_of(subscription.endpoint)
+
+    @admin.display(description="why it failed")
+    def failure(self, subscription: WebPushSubscription) -> str:
+        """The last failure's status, if the service answered, and why: "503: busy or failing:
+        tried again later", "no answer: tried again later"."""
+        if subscription.last_failure is None:
+            return "—"
+        status, reason = subscription.last_failure_status, subscription.last_failure_reason
+        return reason if status is None else f"{status}: {reason}"
 
 
 @admin.register(PushDevice)

@@ -30,6 +30,13 @@ class WebPushSubscription(models.Model):
     user_agent = models.CharField(max_length=200, blank=True, help_text="Which browser, if told.")
     created = models.DateTimeField(auto_now_add=True)
     last_success = models.DateTimeField(null=True, blank=True)
+    # The last push that did not get through, for the staff to see why a browser gets nothing
+    # (not one the browser unsubscribed from: that removes the subscription; push.webpush).
+    last_failure = models.DateTimeField(null=True, blank=True)
+    last_failure_status = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The push service's answer; empty: it gave none."
+    )
+    last_failure_reason = models.CharField(max_length=200, blank=True)
     renewal_hash = models.CharField(
         max_length=64,
         blank=True,

@@ -27,6 +27,9 @@ def push_registrations_of(*, user: Any) -> dict[str, list[dict[str, Any]]]:
                 "user_agent": subscription.user_agent,
                 "created": subscription.created,
                 "last_success": subscription.last_success,
+                "last_failure": subscription.last_failure,
+                "last_failure_status": subscription.last_failure_status,
+                "last_failure_reason": subscription.last_failure_reason,
             }
             for subscription in WebPushSubscription.objects.filter(user=user).order_by(
                 "created", "pk"

@@ -145,6 +145,13 @@ class WebPushSubscriptionDataSerializer(serializers.Serializer):
     user_agent = serializers.CharField(allow_blank=True)
     created = serializers.DateTimeField()
     last_success = serializers.DateTimeField(allow_null=True)
+    last_failure = serializers.DateTimeField(
+        allow_null=True, help_text="When a push to it last did not get through."
+    )
+    last_failure_status = serializers.IntegerField(
+        allow_null=True, help_text="The push service's answer then; null: it gave none."
+    )
+    last_failure_reason = serializers.CharField(allow_blank=True)
 
 
 class PushDeviceDataSerializer(serializers.Serializer):

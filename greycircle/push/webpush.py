@@ -16,6 +16,9 @@ of a push service decides what becomes of a subscription:
   service's `Retry-After` or a backoff, at most RETRIES_MAX times.
 - any other 4xx: our push was refused (a key the service no longer accepts, a payload too big):
   logged, not tried again.
+Each push that does not get through (but for a removed subscription), and one never sent because
+the browser's keys cannot be encrypted to, is kept as the subscription's last failure: when, the
+service's status (none without an answer) and why, which the admin shows.
 
 At least once, never twice but for one window: each push a service accepts is recorded at once
 (models.PushSent, its own autocommit write, not at the end of the task), and a task run again (a
@@ -72,6 +75,11 @@ RETRIES_MAX = 5
 RETRY_BASE_SECONDS = 10  # then 20, 40, ...
 RETRY_MAX_SECONDS = 60 * 60
 GONE = frozenset({404, 410})
+# Why a push did not get through, as the subscription's last failure tells the staff.
+FAILURE_NO_ANSWER = "no answer: tried again later"
+FAILURE_BUSY = "busy or failing: tried again later"
+FAILURE_REFUSED = "refused: not tried again"
+FAILURE_NOT_ENCRYPTED = "not sent: the browser's keys cannot be encrypted to"
 
 
 @dataclass(frozen=True)
@@ -141,6 +149,15 @@ def push_sent_record(
     model.objects.filter(pk=(subscription or device).pk).update(last_success=now)
 
 
+def push_failure_record(subscription_ids: list[int], *, status: int | None, reason: str) -> None:
+    """A push to the browsers `subscription_ids` did not get through: their last failure, now,
+    with the push service's `status` (None: no answer) and `reason` (its own write, as a
+    success's)."""
+    WebPushSubscription.objects.filter(pk__in=subscription_ids).update(
+        last_failure=timezone.now(), last_failure_status=status, last_failure_reason=reason
+    )
+
+
 def retry_delay(attempt: int, retry_after: float | None = None) -> float:
     """How long to wait before try `attempt + 1`: doubling from RETRY_BASE_SECONDS, or what
     the service asked if longer, at most RETRY_MAX_SECONDS."""
@@ -173,6 +190,7 @@ def webpush_deliver(
         for subscription in subscriptions:
             body = _encrypted(subscription, data)
             if body is None:
+                push_failure_record([subscription.pk], status=None, reason=FAILURE_NOT_ENCRYPTED)
                 continue
             status, retry_after = _push(client, subscription, body=body, headers=headers)
             if status is not None and 200 <= status < 300:
@@ -180,9 +198,12 @@ def webpush_deliver(
             elif status in GONE:
                 subscription.delete()
             elif status is None or status == 429 or status >= 500:
+                reason = FAILURE_NO_ANSWER if status is None else FAILURE_BUSY
+                push_failure_record([subscription.pk], status=status, reason=reason)
                 again.append(subscription.pk)
                 delay = max(delay, retry_delay(attempt, retry_after))
             else:
+                push_failure_record([subscription.pk], status=status, reason=FAILURE_REFUSED)
                 logger.warning(
                     "web push of notification %s refused by %s with %s; not retried",
                     notification.pk,
@@ -197,6 +218,9 @@ def webpush_deliver(
             notification.pk,
             attempt + 1,
             len(again),
+        )
+        WebPushSubscription.objects.filter(pk__in=again).update(
+            last_failure_reason=f"given up after {attempt + 1} tries"
         )
         return None
     return Retry(subscription_ids=again, delay=delay)

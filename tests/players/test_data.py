@@ -167,6 +167,8 @@ def test_my_browsers_and_apps_are_in_my_data_without_their_keys(alice, bob):
     assert subscription["endpoint"] == browser.endpoint
     assert subscription["user_agent"] == "Firefox/150"
     assert subscription["last_success"] is None
+    assert (subscription["last_failure"], subscription["last_failure_status"]) == (None, None)
+    assert subscription["last_failure_reason"] == ""
     [device] = data["app_devices"]
     assert (device["platform"], device["app_id"], device["token"]) == (
         "apns",

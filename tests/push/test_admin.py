@@ -3,8 +3,12 @@ each has, searchable by username, deleted by staff allowed to, never showing the
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from greycircle.push import webpush
 from greycircle.push.models import PushDevice, WebPushSubscription
 from greycircle.push.services import webpush_subscribe
 from tests.admin_pages import staff_with
@@ -74,6 +78,26 @@ def test_apps_show_their_platform_and_app_and_the_token_shortened(admin_client, 
     assert "c0ffeec0…" in content
     assert TOKEN not in content
     assert TOKEN not in admin_client.get(f"{APPS}{device.pk}/change/").content.decode()
+
+
+def test_a_browsers_last_failure_is_shown_when_and_why(admin_client, registrations, alice):
+    failed_at = timezone.now() - timedelta(hours=2)
+    first, second = WebPushSubscription.objects.filter(user=alice).order_by("pk")
+    WebPushSubscription.objects.filter(pk=first.pk).update(
+        last_failure=failed_at, last_failure_status=503, last_failure_reason=webpush.FAILURE_BUSY
+    )
+    WebPushSubscription.objects.filter(pk=second.pk).update(
+        last_failure=failed_at, last_failure_reason=webpush.FAILURE_NO_ANSWER
+    )
+
+    content = admin_client.get(BROWSERS).content.decode()
+    assert "503: busy or failing: tried again later" in content
+    assert "no answer: tried again later" in content
+    page = admin_client.get(f"{BROWSERS}{first.pk}/change/")
+    assert "503: busy or failing: tried again later" in page.content.decode()
+    assert {"last_failure", "failure"} <= set(page.context["adminform"].readonly_fields)
+    failing = listed(admin_client.get(BROWSERS, {"last_failure__isnull": "False"}))
+    assert {row.pk for row in failing} == {first.pk, second.pk}
 
 
 def test_registrations_are_found_by_username(admin_client, registrations):

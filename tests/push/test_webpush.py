@@ -122,12 +122,16 @@ def test_a_busy_push_service_is_tried_again_later(bob, subscribed, push_service,
     assert retry.run_after >= started + timedelta(seconds=120)  # as the service asked
     assert retry.args_kwargs["args"][2] == 1  # the first retry
     assert len(push_service.pushes_to(browser)) == 1  # refused once, not delivered yet
+    failed = WebPushSubscription.objects.get()
+    assert failed.last_failure >= started
+    assert (failed.last_failure_status, failed.last_failure_reason) == (429, webpush.FAILURE_BUSY)
 
     make_due()
     run_tasks()
     assert len(push_service.pushes_to(browser)) == 2
     assert not push_tasks().filter(status="READY").exists()
-    assert WebPushSubscription.objects.get().last_success is not None
+    delivered = WebPushSubscription.objects.get()
+    assert delivered.last_success > delivered.last_failure  # the failure is kept, as history
 
 
 def test_a_failing_push_service_is_tried_a_bounded_number_of_times(
@@ -146,7 +150,11 @@ def test_a_failing_push_service_is_tried_a_bounded_number_of_times(
 
     assert len(push_service.pushes_to(browser)) == webpush.RETRIES_MAX + 1
     assert delays == sorted(delays)  # backing off
-    assert WebPushSubscription.objects.filter(endpoint=browser.endpoint).exists()  # kept
+    kept = WebPushSubscription.objects.get(endpoint=browser.endpoint)
+    assert (kept.last_failure_status, kept.last_failure_reason) == (
+        503,
+        f"given up after {webpush.RETRIES_MAX + 1} tries",
+    )
 
 
 def test_a_refused_push_is_logged_once_and_not_retried(
@@ -159,6 +167,12 @@ def test_a_refused_push_is_logged_once_and_not_retried(
 
     assert len(push_service.pushes_to(browser)) == 1
     assert not push_tasks().filter(status="READY").exists()
+    refused = WebPushSubscription.objects.get()
+    assert refused.last_failure is not None
+    assert (refused.last_failure_status, refused.last_failure_reason) == (
+        403,
+        webpush.FAILURE_REFUSED,
+    )
     assert [r.message for r in caplog.records if "refused" in r.message] == [
         f"web push of notification {Notification.objects.get().pk} refused by "
         f"{push_service.origin} with 403; not retried"
