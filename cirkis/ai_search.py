@@ -69,6 +69,7 @@ __all__ = [
     "OutOfBudget",
     "Search",
     "node_of",
+    "placement_of",
 ]
 
 WIN: Final = 1000.0
@@ -202,6 +203,7 @@ class Node:
 
 
 def node_of(state: GameState) -> Node:
+    """The search's view of `state`."""
     occupied = state.occupied
     return Node(
         covered=state.covered,
@@ -219,6 +221,7 @@ def node_of(state: GameState) -> Node:
 
 
 def placement_of(move: tuple[int, int]) -> Placement:
+    """The `Placement` of a ``(piece index, mask)`` move."""
     return _BY_MOVE[move]
 
 
