@@ -1189,6 +1189,21 @@ export interface components {
             type: "chat_message";
             message: components["schemas"]["GameMessage"];
         };
+        /**
+         * @description The moderators hid a message of someone else's (they acted on a report of it): drop it
+         *     from the room. Sent to everyone who may read the room but its author.
+         */
+        ChatMessageRemovedFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_message_removed";
+            /** @description The message's `id`. */
+            id: number;
+            /** @description `players`: the people seated (spectators never read it); `spectators`: whoever may watch the game but the people seated, who read it once the game is over. */
+            room: components["schemas"]["ChatRoomEnum"];
+        };
         /** @enum {string} */
         ChatRoomEnum: "players" | "spectators";
         /** @enum {string} */
@@ -1197,6 +1212,8 @@ export interface components {
         Chat_ErrorFrameTypeEnum: "chat_error";
         /** @enum {string} */
         Chat_MessageFrameTypeEnum: "chat_message";
+        /** @enum {string} */
+        Chat_Message_RemovedFrameTypeEnum: "chat_message_removed";
         /** @enum {string} */
         CirKisAiLevelEnum: "easy" | "normal" | "hard";
         /** @description A shape was completed (the fields of a completion). */
@@ -2108,12 +2125,25 @@ export interface components {
             conversation_id: number;
             message: components["schemas"]["DirectMessage"];
         };
+        /** @description The moderators hid a message you received (they acted on a report of it): drop it. */
+        DirectMessageRemovedFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "direct_message_removed";
+            conversation_id: number;
+            /** @description The message's `id`. */
+            id: number;
+        };
         DirectMessageSendRequest: {
             /** @description Plain text (markup is shown as typed). At most 500 characters. */
             body: string;
         };
         /** @enum {string} */
         Direct_MessageFrameTypeEnum: "direct_message";
+        /** @enum {string} */
+        Direct_Message_RemovedFrameTypeEnum: "direct_message_removed";
         /**
          * @description * `incoming` - sent to me
          *     * `outgoing` - sent by me
@@ -2412,7 +2442,7 @@ export interface components {
          */
         GameReplay: components["schemas"]["CirclesGameReplay"] | components["schemas"]["CirKisGameReplay"] | components["schemas"]["KingsCornerGameReplay"];
         /** @description A frame `ws/games/{id}/` sends. */
-        GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["ChatAckFrame"] | components["schemas"]["ChatErrorFrame"] | components["schemas"]["ChatMessageFrame"];
+        GameSocketFrame: components["schemas"]["GameFrame"] | components["schemas"]["MoveAckFrame"] | components["schemas"]["MoveErrorFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["ChatAckFrame"] | components["schemas"]["ChatErrorFrame"] | components["schemas"]["ChatMessageFrame"] | components["schemas"]["ChatMessageRemovedFrame"];
         /**
          * @description The lobby paired your seek (`seek`) into `game`, which has started: open it (the site's
          *     pages open a live game at once, wherever the player is).
@@ -3204,7 +3234,7 @@ export interface components {
             email_digest?: boolean;
         };
         /** @description A frame `ws/me/` sends. */
-        MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["DirectMessageFrame"] | components["schemas"]["MessagesUnreadFrame"];
+        MeSocketFrame: components["schemas"]["HelloFrame"] | components["schemas"]["NotificationFrame"] | components["schemas"]["UnreadFrame"] | components["schemas"]["GameStartedFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["SocketErrorFrame"] | components["schemas"]["DirectMessageFrame"] | components["schemas"]["DirectMessageRemovedFrame"] | components["schemas"]["MessagesUnreadFrame"];
         /** @description Me and my settings, with the sanctions in force on me. */
         MeWithSanctions: {
             readonly id: number;

@@ -67,7 +67,7 @@ class GameMessageAdmin(GameRecordAdmin):
     def review_show(self, request: HttpRequest, queryset: QuerySet[GameMessage]) -> None:
         self._review(request, queryset, visible=True)
 
-    @admin.action(description="Reviewed: keep hidden", permissions=["review"])
+    @admin.action(description="Reviewed: hide (from all but its author)", permissions=["review"])
     def review_keep_hidden(self, request: HttpRequest, queryset: QuerySet[GameMessage]) -> None:
         self._review(request, queryset, visible=False)
 
@@ -77,7 +77,7 @@ class GameMessageAdmin(GameRecordAdmin):
         reviewed = list(queryset)
         for message in reviewed:
             services.game_message_review(message=message, visible=visible)
-        shown = "shown to everyone" if visible else "kept hidden"
+        shown = "shown to everyone" if visible else "hidden from all but their authors"
         self.message_user(
             request, f"{len(reviewed)} message(s) reviewed and {shown}.", messages.SUCCESS
         )

@@ -11,7 +11,9 @@ knows nothing of chat, and on top of it:
   unless its own user may not see it: its author is on the other side of a block with them (the
   message names those users, read as it was published: a block applies at once on every open
   socket), it is hidden (flagged) and not theirs, or they have chat off here. `links` is set for
-  them: true only for their own and their friends' messages.
+  them: true only for their own and their friends' messages;
+- a message staff hid (a report acted on) is sent as `{"type": "chat_message_removed", "id",
+  "room"}` to every socket of its room but its author's, whose page drops it.
 
 What a socket knows of its user's friends and switches is read when it first needs it and again
 after RELATIONS_SECONDS (and at once when the user moves this game's switch), so a message's
@@ -99,6 +101,13 @@ class ChatGameConsumer(GameConsumer):
         await self.send_json(
             {"type": "chat_message", "message": {**message["message"], "links": links}}
         )
+
+    async def chat_message_removed(self, message: dict[str, Any]) -> None:
+        # Its author still sees it, marked hidden, as a flagged message of theirs.
+        if message["author_id"] != self.scope["user"].pk:
+            await self.send_json(
+                {"type": "chat_message_removed", "id": message["id"], "room": message["room"]}
+            )
 
     async def chat_switch(self, message: dict[str, Any]) -> None:
         if message["user_id"] == self.scope["user"].pk:

@@ -46,6 +46,23 @@ def game_message_published(*, message: GameMessage, game: Game) -> None:
     )
 
 
+def game_message_removed(*, message: GameMessage, game: Game) -> None:
+    """Tell the sockets of every audience that may read its room that `message` is hidden now
+    (staff acted on it): all but its author's drop it (`chat_message_removed`)."""
+    payload = {
+        "type": "chat.message_removed",
+        "id": message.pk,
+        "room": message.room,
+        "author_id": message.author_id,
+    }
+    publish(
+        [
+            (game_group(game.pk, seat), payload)
+            for seat in game_message_audiences(game=game, room=message.room)
+        ]
+    )
+
+
 def game_chat_switched(*, game: Game, user_id: int) -> None:
     """Tell `user_id`'s sockets of `game` (in whichever audience) that their chat switch moved."""
     payload = {"type": "chat.switch", "user_id": user_id}

@@ -1,6 +1,6 @@
 """Chat's frames on `ws/games/{id}/`, added to the games' (greycircle.games.frames) when the app
 is ready: a client sends `chat` (`ChatFrame`), answered `chat_ack` or `chat_error`; every socket
-whose user may read the room gets `chat_message`."""
+whose user may read the room gets `chat_message`, and `chat_message_removed` when staff hide one."""
 
 from __future__ import annotations
 
@@ -62,9 +62,19 @@ class ChatMessageFrameSerializer(serializers.Serializer):
     message = GameMessageSerializer()
 
 
+class ChatMessageRemovedFrameSerializer(serializers.Serializer):
+    """The moderators hid a message of someone else's (they acted on a report of it): drop it
+    from the room. Sent to everyone who may read the room but its author."""
+
+    type = frame_type("chat_message_removed")
+    id = serializers.IntegerField(help_text="The message's `id`.")
+    room = room_field()
+
+
 SENT = {
     "chat_ack": ChatAckFrameSerializer,
     "chat_error": ChatErrorFrameSerializer,
     "chat_message": ChatMessageFrameSerializer,
+    "chat_message_removed": ChatMessageRemovedFrameSerializer,
 }
 RECEIVED = {"chat": ChatFrameSerializer}

@@ -1,4 +1,4 @@
-"""Posting in a game's chat, turning it off, and staff's review of flagged messages.
+"""Posting in a game's chat, turning it off, and staff's review of messages (flagged or reported).
 
 Every refusal is a `MessageRefused` with its code: `game_not_found` (no such game, or one the
 poster may not see), `invalid_room`, `not_a_player` (the players' room is for the people seated),
@@ -135,10 +135,15 @@ def game_message_review(
     *, message: GameMessage, visible: bool = True, now: datetime | None = None
 ) -> GameMessage:
     """Staff looked at `message`: record it, and show it to everyone who may read its room from
-    now on if `visible` (else a flagged one stays hidden)."""
-    message.hidden = message.hidden and not visible
+    now on if `visible`; else hide it from everyone but its author and staff, as a flagged one
+    is (a moderator acted on it): the open pages that show it drop it once this commits."""
+    removed = not visible and not message.hidden
+    message.hidden = not visible
     message.reviewed_at = now or timezone.now()
     message.save(update_fields=["hidden", "reviewed_at"])
+    if removed:
+        game = message.game
+        transaction.on_commit(lambda: events.game_message_removed(message=message, game=game))
     return message
 
 

@@ -57,7 +57,7 @@ class DirectMessageAdmin(ReadOnlyAdmin):
     def review_show(self, request: HttpRequest, queryset: QuerySet[DirectMessage]) -> None:
         self._review(request, queryset, visible=True)
 
-    @admin.action(description="Reviewed: keep hidden", permissions=["review"])
+    @admin.action(description="Reviewed: hide (from all but its author)", permissions=["review"])
     def review_keep_hidden(self, request: HttpRequest, queryset: QuerySet[DirectMessage]) -> None:
         self._review(request, queryset, visible=False)
 
@@ -67,5 +67,5 @@ class DirectMessageAdmin(ReadOnlyAdmin):
         ids = list(queryset.values_list("pk", flat=True))
         for message_id in ids:
             services.direct_message_review(message_id=message_id, visible=visible)
-        shown = "shown to their recipients" if visible else "kept hidden"
+        shown = "shown to their recipients" if visible else "hidden from all but their authors"
         self.message_user(request, f"{len(ids)} message(s) reviewed and {shown}.", messages.SUCCESS)

@@ -25,7 +25,16 @@ class MessagesUnreadFrameSerializer(serializers.Serializer):
     count = serializers.IntegerField()
 
 
+class DirectMessageRemovedFrameSerializer(serializers.Serializer):
+    """The moderators hid a message you received (they acted on a report of it): drop it."""
+
+    type = frame_type("direct_message_removed")
+    conversation_id = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="The message's `id`.")
+
+
 ME_FRAMES = {
     "direct_message": DirectMessageFrameSerializer,
+    "direct_message_removed": DirectMessageRemovedFrameSerializer,
     "messages_unread": MessagesUnreadFrameSerializer,
 }

@@ -1,4 +1,5 @@
-"""Every change to conversations: starting one, sending a message, reading, staff's review.
+"""Every change to conversations: starting one, sending a message, reading, staff's review (a
+flagged message shown, or a reported one hidden when a moderator acted on it).
 
 Choices:
 - Only friends talk: starting a conversation or sending in one needs a friendship now (blocking
@@ -260,7 +261,9 @@ def direct_message_review(
     *, message_id: int, visible: bool, now: datetime | None = None
 ) -> DirectMessage:
     """Staff looked at message `message_id`: record it, and show it to its recipient if
-    `visible` (a hidden message then reaches them, as if just sent, and they are notified)."""
+    `visible` (a hidden message then reaches them, as if just sent, and they are notified); else
+    hide it from them as a flagged one is (a moderator acted on it): their open pages drop it
+    (`direct_message_removed` on ws/me/) once this commits, and their unread count follows."""
     with transaction.atomic():
         message = (
             DirectMessage.objects.select_for_update()
@@ -268,11 +271,24 @@ def direct_message_review(
             .get(pk=message_id)
         )
         revealed = visible and message.hidden
+        removed = not visible and not message.hidden
         message.reviewed_at = now or timezone.now()
-        message.hidden = message.hidden and not visible
+        message.hidden = not visible
         message.save(update_fields=["reviewed_at", "hidden"])
+        conversation = message.conversation
+        recipient_id = conversation.other_id(message.sender_id)
+        if removed:
+            removal = {
+                "type": "user.direct_message_removed",
+                "conversation_id": conversation.pk,
+                "id": message.pk,
+            }
+            transaction.on_commit(
+                lambda: events.publish(
+                    [(events.user_group(recipient_id), removal), _unread_frame(recipient_id)]
+                )
+            )
         if revealed:
-            conversation = message.conversation
             recipient = (
                 conversation.user_high
                 if conversation.user_low_id == message.sender_id
@@ -284,7 +300,6 @@ def direct_message_review(
                 "conversation_id": conversation.pk,
                 "message": message_json(message),
             }
-            recipient_id = recipient.pk
             transaction.on_commit(
                 lambda: events.publish(
                     [(events.user_group(recipient_id), frame), _unread_frame(recipient_id)]

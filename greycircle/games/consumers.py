@@ -536,6 +536,10 @@ class MeConsumer(LiveConsumer):
         """A message in one of your conversations with friends (greycircle.conversations)."""
         await self.send_json({"type": "direct_message", **_without_type(message)})
 
+    async def user_direct_message_removed(self, message: dict[str, Any]) -> None:
+        """The moderators hid a message you received (greycircle.conversations)."""
+        await self.send_json({"type": "direct_message_removed", **_without_type(message)})
+
     async def user_messages_unread(self, message: dict[str, Any]) -> None:
         """Your count of unread messages from friends changed."""
         await self.send_json({"type": "messages_unread", **_without_type(message)})

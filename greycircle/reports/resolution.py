@@ -3,9 +3,10 @@
 Resolving is one transaction: the action (a sanction through greycircle.moderation.sanctions,
 which records it in the moderation log and tells the player; or a dismissal, recorded here),
 the reports marked handled with their outcome and the log entry, the reported messages marked
-reviewed (a dismissed flagged message is shown again; an actioned one stays as it is), and each
-reporter told that their report was looked at — never what was done, nor to whom it was done
-beyond the name they reported.
+reviewed (a dismissed flagged message is shown again; an actioned one is hidden from everyone
+but its author and staff, and removed live from the pages showing it, as lichess removes the
+lines of a player it times out), and each reporter told that their report was looked at — never
+what was done, nor to whom it was done beyond the name they reported.
 
 Callers (the admin) check the staff member's permissions; these services insist on a staff
 actor and a reason, and refuse (`ModerationInvalid`, nothing changed) what cannot be done.
@@ -152,13 +153,11 @@ def _latest_entry_id() -> int:
 
 def _messages_review(reports: list[Report], *, shown: bool, now: datetime) -> None:
     """Mark the reported messages reviewed, through their apps' services: a dismissal shows a
-    flagged (hidden) message again; an action leaves it as it is."""
+    flagged (hidden) message again and leaves a visible one visible; an action hides the
+    message from everyone but its author and staff, and the pages open on it drop it."""
     game_messages = {r.game_message_id for r in reports} - {None}
-    if shown:
-        for message in GameMessage.objects.filter(pk__in=game_messages):
-            chat_services.game_message_review(message=message, now=now)
-    else:
-        GameMessage.objects.filter(pk__in=game_messages).update(reviewed_at=now)
+    for message in GameMessage.objects.filter(pk__in=game_messages).select_related("game"):
+        chat_services.game_message_review(message=message, visible=shown, now=now)
     for message_id in sorted({r.direct_message_id for r in reports} - {None}):
         conversation_services.direct_message_review(message_id=message_id, visible=shown, now=now)
 

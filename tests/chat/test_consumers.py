@@ -205,3 +205,28 @@ async def test_a_block_made_while_both_sockets_are_open_stops_the_next_message_a
     assert await said(b) == ("bob", "still here")  # alice's "bye" never came
     for socket in (a, b):
         await socket.disconnect()
+
+
+async def test_a_message_staff_hid_leaves_the_open_pages_but_its_author_s(game, alice, bob):
+    """A report acted on hides its message (greycircle.reports.resolution reviews it so): every
+    socket of its room drops it; its author keeps it, marked hidden, as a flagged one of theirs."""
+    game_id = await game()
+    a, b = await socket_of(alice, game_id), await socket_of(bob, game_id)
+    await b.send_json_to(chat("you play like my cat", chat_id="b1"))
+    posted = (await b.receive_json_from())["message"]
+    for socket in (a, b):
+        assert await said(socket) == ("bob", "you play like my cat")
+
+    def hide() -> None:
+        message = GameMessage.objects.get(pk=posted["id"])
+        services.game_message_review(message=message, visible=False)
+
+    await sync_to_async(hide)()
+    removed = await a.receive_json_from()
+    frames_validator().validate_component("GameSocketFrame", removed)
+    assert removed == {"type": "chat_message_removed", "id": posted["id"], "room": "players"}
+    await a.send_json_to(chat("thanks, mods", chat_id="c2"))
+    await a.receive_json_from()
+    assert await said(b) == ("alice", "thanks, mods")  # bob was not told to drop his own
+    for socket in (a, b):
+        await socket.disconnect()

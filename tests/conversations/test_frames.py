@@ -84,3 +84,28 @@ async def test_messages_unread_counts_and_the_notification_arrive_live(
     assert await alices.receive_nothing()
     for socket in (alices, bobs):
         await socket.disconnect()
+
+
+async def test_a_message_staff_hid_leaves_its_recipient_s_pages_and_unread_count(alice, bob):
+    """A report acted on hides its message (greycircle.reports.resolution reviews it so): its
+    recipient's pages drop it and their count forgets it; its sender is not told to drop it."""
+    conversation = await sync_to_async(_talking)(alice, bob)
+    alices, bobs = await stream(alice), await stream(bob)
+    send = sync_to_async(services.direct_message_send)
+    insult = await send(user=alice, conversation_id=conversation.pk, body="you play like my cat")
+    assert (await alices.receive_json_from())["message"]["id"] == insult.pk
+    assert (await bobs.receive_json_from())["message"]["id"] == insult.pk
+    assert await bobs.receive_json_from() == {"type": "messages_unread", "count": 1}
+
+    await sync_to_async(services.direct_message_review)(message_id=insult.pk, visible=False)
+
+    assert await bobs.receive_json_from() == {
+        "type": "direct_message_removed",
+        "conversation_id": conversation.pk,
+        "id": insult.pk,
+    }
+    assert await bobs.receive_json_from() == {"type": "messages_unread", "count": 0}
+    sorry = await send(user=alice, conversation_id=conversation.pk, body="sorry")
+    assert (await alices.receive_json_from())["message"]["id"] == sorry.pk  # nothing before it
+    for socket in (alices, bobs):
+        await socket.disconnect()

@@ -8,7 +8,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from greycircle.chat.errors import MessageForbidden
+from greycircle.chat.selectors import game_messages_for
 from greycircle.chat.services import game_message_post
+from greycircle.conversations.selectors import messages_for
 from greycircle.games.errors import GamePermissionDenied
 from greycircle.games.rated_bar import rated_bar_check
 from greycircle.games.services import SeatSpec
@@ -198,6 +200,52 @@ def test_an_actioned_flagged_message_stays_hidden(moderator, alice, bob, tictact
     for reviewed in (message, note):
         reviewed.refresh_from_db()
         assert (reviewed.hidden, reviewed.reviewed_at is not None) == (True, True)
+
+
+def _seen_by(user, game, note):
+    """Which of the two reported messages `user` sees: in the game's chat, in the conversation."""
+    chat = [m.pk for m in game_messages_for(viewer=user, game=game, room="players")]
+    thread = messages_for(user=user, conversation=note.conversation).values_list("pk", flat=True)
+    return (chat, list(thread))
+
+
+def test_an_actioned_message_is_hidden_from_everyone_but_its_author_and_staff(
+    moderator, alice, bob, tictactoe
+):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    [message] = chat_lines(game, bob, alice, 1)
+    [note] = conversation_lines(bob, alice, 1)
+    filed = [
+        report(bob, reporter=alice, game_message=message, target="m"),
+        report(bob, reporter=alice, direct_message=note, target="d"),
+    ]
+    assert _seen_by(alice, game, note) == ([message.pk], [note.pk])
+
+    resolve(moderator, filed, "mute", days=1)
+
+    assert _seen_by(alice, game, note) == ([], [])
+    assert _seen_by(bob, game, note) == ([message.pk], [note.pk])  # its author still sees it
+    assert _seen_by(moderator, game, note)[0] == [message.pk]  # staff read the game's chat
+    for reviewed in (message, note):
+        reviewed.refresh_from_db()
+        assert (reviewed.hidden, reviewed.reviewed_at is not None) == (True, True)
+
+
+def test_a_dismissed_visible_message_stays_visible(moderator, alice, bob, tictactoe):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    [message] = chat_lines(game, bob, alice, 1)
+    [note] = conversation_lines(bob, alice, 1)
+    filed = [
+        report(bob, reporter=alice, game_message=message, target="m"),
+        report(bob, reporter=alice, direct_message=note, target="d"),
+    ]
+
+    resolve(moderator, filed, "dismiss")
+
+    assert _seen_by(alice, game, note) == ([message.pk], [note.pk])
+    for reviewed in (message, note):
+        reviewed.refresh_from_db()
+        assert (reviewed.hidden, reviewed.reviewed_at is not None) == (False, True)
 
 
 @pytest.mark.parametrize(

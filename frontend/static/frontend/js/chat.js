@@ -1,6 +1,7 @@
 // The game page's chat panel (greycircle/chat/templates/chat/game_panel.html): the rooms the
-// viewer may read, live over the game's socket (`chat` frames out, `chat_message` in) and read
-// over REST on load and after every reconnect (`GET /api/v1/games/{id}/chat/?after=`).
+// viewer may read, live over the game's socket (`chat` frames out, `chat_message` in, and
+// `chat_message_removed` for one the moderators hid) and read over REST on load and after every
+// reconnect (`GET /api/v1/games/{id}/chat/?after=`).
 //
 // Every message is text: it is put in the page with textContent, never as markup. Its web
 // addresses become links only when the server says so (`links`: the author is the viewer or
@@ -174,6 +175,7 @@ export class ChatPanel {
   /** @param {GameSocketFrame} frame a frame of the game's socket */
   frame(frame) {
     if (frame.type === "chat_message") this.add(frame.message);
+    else if (frame.type === "chat_message_removed") this.remove(frame.room, frame.id);
     else if (frame.type === "chat_ack" || frame.type === "chat_error") this.awaited.get(frame.id ?? "")?.(frame);
     // The first frame of a new socket (or a resent one): read what came while it was away.
     else if (frame.type === "game" && !frame.moves) this.load();
@@ -185,6 +187,15 @@ export class ChatPanel {
     if (!room || room.has(message.id)) return;
     room.set(message.id, message);
     if (message.room === this.room) this.renderList();
+  }
+
+  /**
+   * A message the moderators hid (they acted on a report of it): it leaves the room.
+   * @param {Room} room
+   * @param {number} id
+   */
+  remove(room, id) {
+    if (this.messages.get(room)?.delete(id) && room === this.room) this.renderList();
   }
 
   renderList() {

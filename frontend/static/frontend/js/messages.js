@@ -1,7 +1,8 @@
 // The pages of messages between friends (/messages/ and /messages/<username>/). The server renders
 // them and their forms work without this module; with it, a thread sends through the API (Enter
 // sends, Shift+Enter starts a new line), new messages arrive from ws/me/ (relayed by
-// notifications.js as "greycircle:me" events) and what is seen is marked read. Every message is
+// notifications.js as "greycircle:me" events), those the moderators hid leave, and what is seen
+// is marked read. Every message is
 // plain text: it is set with textContent, never as HTML; web addresses become links only while
 // the two are friends (the server says so in data-links).
 
@@ -168,8 +169,18 @@ function threadPage(threadElement) {
     }
   });
 
+  /** @param {number} id a message the moderators hid from this reader: it goes */
+  function remove(id) {
+    list.querySelector(`[data-message-id="${id}"]`)?.remove();
+    if (!list.querySelector("[data-message-id]")) empty?.removeAttribute("hidden");
+  }
+
   window.addEventListener("greycircle:me", (event) => {
     const frame = /** @type {CustomEvent<Schemas["MeSocketFrame"]>} */ (event).detail;
+    if (frame.type === "direct_message_removed" && frame.conversation_id === conversationId) {
+      remove(frame.id);
+      return;
+    }
     if (frame.type !== "direct_message" || frame.conversation_id !== conversationId) return;
     append(frame.message);
     if (frame.message.sender === me) return;
@@ -237,7 +248,7 @@ function listPage(listElement) {
 
   window.addEventListener("greycircle:me", (event) => {
     const frame = /** @type {CustomEvent<Schemas["MeSocketFrame"]>} */ (event).detail;
-    if (frame.type === "direct_message" || frame.type === "messages_unread") refresh();
+    if (["direct_message", "direct_message_removed", "messages_unread"].includes(frame.type)) refresh();
   });
 }
 

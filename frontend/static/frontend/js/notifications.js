@@ -202,8 +202,9 @@ function received(message) {
     }
   } else if (message.type === "messages_unread") {
     setMessagesUnread(message.count);
-  } else if (message.type !== "direct_message") {
-    // (`direct_message`: only passed on, to the messages pages: frontend/js/messages.js.)
+  } else if (message.type !== "direct_message" && message.type !== "direct_message_removed") {
+    // (`direct_message`, `direct_message_removed`: only passed on, to the messages pages:
+    // frontend/js/messages.js.)
     return;
   }
   window.dispatchEvent(new CustomEvent("greycircle:me", { detail: message }));
