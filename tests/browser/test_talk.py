@@ -3,8 +3,9 @@ one insults the other, once in words the screening misses (shown to both) and on
 flags (shown to its author only, and reported automatically); the other reports the insult from
 its chat message; a moderator who is no superuser finds the player in the desk's queue, reads the
 messages in context on the case page and mutes the player for three days; the player then sees the
-moderators' notice on the page and cannot write, and the reporter is thanked without being told
-what was done."""
+moderators' notice on the page and cannot write, the insult acted on has left the reporter's open
+page (its author still sees it, hidden), and the reporter is thanked without being told what was
+done."""
 
 import re
 
@@ -119,6 +120,8 @@ def test_players_chat_one_reports_an_insult_and_a_moderator_mutes_its_author(new
         "Done: Mute alice's chat for 3 days; 2 reports handled, the reporters thanked."
     )
     expect(desk.get_by_text("No open reports: the queue is empty.")).to_be_visible()
+    # The insult acted on leaves bob's open page at once; alice still sees it, marked hidden.
+    expect(chat_bodies(bob_page)).to_have_text([GREETING, ANSWER], timeout=LIVE_WITHIN_MS)
 
     # 5. Alice's next page shows the moderators' notice, with its end; her chat refuses her.
     muted_until = User.objects.get(pk=alice.pk).chat_muted_until
@@ -129,6 +132,8 @@ def test_players_chat_one_reports_an_insult_and_a_moderator_mutes_its_author(new
     expect(notice).to_contain_text("A moderator has muted you")
     expect(notice).to_contain_text(f"Until {muted_until:%-d %B %Y, %H:%M} UTC.")
     expect(chat_bodies(alice_page)).to_have_text([GREETING, ANSWER, PROFANITY, INSULT])
+    hidden = alice_page.locator("#chat-messages .chat__message").filter(has_text=INSULT)
+    expect(hidden).to_contain_text("(only you and the moderators see this)")
     chat_write(alice_page, "Can I still write?")
     expect(alice_page.locator("#chat").get_by_role("alert")).to_have_text(
         f"A moderator muted your chat until {muted_until:%Y-%m-%d %H:%M} UTC."
