@@ -99,6 +99,14 @@ def _flush_survives_writers_still_running() -> Iterator[None]:
 KEPT_BY_FLUSH = frozenset({"django_content_type", "auth_permission"})
 
 
+def _post_flush_rows_made(verbosity, interactive, db, **kwargs) -> None:
+    """What `post_migrate` would make again after a flush, but for the content types and
+    permissions the flush kept: the Moderators group (greycircle.moderation.permissions)."""
+    from greycircle.moderation.permissions import moderators_group_ensure
+
+    moderators_group_ensure(using=db)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _quick_flush() -> Iterator[None]:
     """Empty the tables after a transactional test in milliseconds rather than a third of a second.
@@ -109,6 +117,8 @@ def _quick_flush() -> Iterator[None]:
     content types and permissions (KEPT_BY_FLUSH), so there is nothing to make again, and on
     PostgreSQL DELETEs the few rows a test leaves: foreign keys are checked at commit (Django makes
     them DEFERRABLE INITIALLY DEFERRED) and the flush is one transaction, so order does not matter.
+    Of what `post_migrate` makes, only the Moderators group is not kept: it is made again
+    (`_post_flush_rows_made`), as every migration makes sure of it in production.
     """
     from django.db.backends.postgresql.operations import DatabaseOperations
 
@@ -134,7 +144,7 @@ def _quick_flush() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(flush, "sql_flush", sql_flush)
-        patch.setattr(flush, "emit_post_migrate_signal", lambda *args, **kwargs: None)
+        patch.setattr(flush, "emit_post_migrate_signal", _post_flush_rows_made)
         patch.setattr(DatabaseOperations, "sql_flush", postgresql_sql_flush)
         yield
 
