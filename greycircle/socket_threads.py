@@ -29,6 +29,10 @@ autocommit not restored) is dropped whatever its age.
 Each thread runs its calls in a context of its own rather than in a copy of the caller's (as
 `sync_to_async` does), so what Django keeps per context lives per thread, as under WSGI: one cache
 object, with its Redis connection pool, per thread instead of one per socket.
+
+Library seam (UPGRADING.md, "Django"): the connection's `close_at`, `health_check_done` and
+`errors_occurred` are Django's internals, read and set to keep its rules but for the health check
+of a connection just used.
 """
 
 from __future__ import annotations
