@@ -1069,6 +1069,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        AbortReasonEnum: "no_first_move" | "staff";
+        /**
+         * @description An aborted game's outcome: why it was aborted. Nobody won or lost it, and it moved no
+         *     rating (no scores, winners or rating).
+         */
+        AbortedOutcome: {
+            /** @description `no_first_move`: a player's first move did not come in time (`seat`); `staff`: the staff stopped it. */
+            reason: components["schemas"]["AbortReasonEnum"];
+            /** @description `no_first_move` only: the seat that did not make it. */
+            seat?: number;
+        };
         /** @description Everything the site keeps about me (`GET /api/v1/me/data/`, the site's /account/data/). */
         AccountData: {
             /** Format: date-time */
@@ -1318,7 +1330,7 @@ export interface components {
             created_by: string | null;
             /** @description In no list: only its players and whoever has its link find it. */
             unlisted: boolean;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             rematch_id: number | null;
             /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
@@ -1406,7 +1418,7 @@ export interface components {
             seats: components["schemas"]["CirKisSeat"][];
             /** @description Your seat; null for spectators. */
             you: number | null;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             /** Format: date-time */
             finished_at: string | null;
@@ -1460,7 +1472,7 @@ export interface components {
             created_by: string | null;
             /** @description In no list: only its players and whoever has its link find it. */
             unlisted: boolean;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             rematch_id: number | null;
             /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
@@ -1794,7 +1806,7 @@ export interface components {
             created_by: string | null;
             /** @description In no list: only its players and whoever has its link find it. */
             unlisted: boolean;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             rematch_id: number | null;
             /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
@@ -1899,7 +1911,7 @@ export interface components {
             seats: components["schemas"]["CirclesSeat"][];
             /** @description Your seat; null for spectators. */
             you: number | null;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             /** Format: date-time */
             finished_at: string | null;
@@ -1953,7 +1965,7 @@ export interface components {
             created_by: string | null;
             /** @description In no list: only its players and whoever has its link find it. */
             unlisted: boolean;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             rematch_id: number | null;
             /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
@@ -2329,7 +2341,7 @@ export interface components {
             status: components["schemas"]["GameStatusEnum"];
             your_seat: number;
             seats: components["schemas"]["Seat"][];
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2402,6 +2414,7 @@ export interface components {
             /** @description Plain text; kept NFC-normalised, invisible characters removed and white space collapsed, at most 500 characters then. */
             body: string;
         };
+        GameOutcome: components["schemas"]["Outcome"] | components["schemas"]["AbortedOutcome"];
         GameOverEvent: {
             /** @description The game it is about. */
             game: number;
@@ -2413,7 +2426,8 @@ export interface components {
              * @enum {string}
              */
             event: "game_over";
-            outcome: components["schemas"]["Outcome"];
+            /** @description How it ended: finished, or aborted and why. */
+            outcome: components["schemas"]["GameOutcome"];
         };
         /** @enum {string} */
         GameOverEventEnum: "game_over";
@@ -2751,7 +2765,7 @@ export interface components {
             created_by: string | null;
             /** @description In no list: only its players and whoever has its link find it. */
             unlisted: boolean;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             rematch_id: number | null;
             /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
@@ -2829,7 +2843,7 @@ export interface components {
             seats: components["schemas"]["KingsCornerSeat"][];
             /** @description Your seat; null for spectators. */
             you: number | null;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             /** Format: date-time */
             finished_at: string | null;
@@ -2883,7 +2897,7 @@ export interface components {
             created_by: string | null;
             /** @description In no list: only its players and whoever has its link find it. */
             unlisted: boolean;
-            outcome: components["schemas"]["Outcome"] | null;
+            outcome: components["schemas"]["GameOutcome"] | null;
             move_count: number;
             rematch_id: number | null;
             /** @description Moves may be taken back with the opponent's consent (`POST .../takeback/`): a casual game between two people, of a kind without hidden information (Circles). */
@@ -3548,6 +3562,7 @@ export interface components {
          * @enum {string}
          */
         OnDeclineEnum: "cancel" | "open_seat";
+        /** @description A finished game's outcome. */
         Outcome: {
             scores: number[];
             winners: number[];

@@ -2,7 +2,8 @@
 
 The seat to move of a live game has until `Game.flag_at`. Past it:
 
-- in its first turn, the game is aborted: nobody played it, so it is rated for nobody;
+- in its first turn, the game is aborted: nobody played it, so it is rated for nobody (its
+  outcome says why: `{"reason": "no_first_move", "seat": ...}`, no winners);
 - in a kind whose rules let a computer take over, with three or more seats, the computer takes
   the seat over and plays on, as with days per move (greycircle.games.deadlines); the seat's
   clock stops;
@@ -34,6 +35,7 @@ from greycircle.games.deadlines import seat_take_over
 from greycircle.games.engine import Outcome
 from greycircle.games.errors import GameNotFound
 from greycircle.games.models import Game, GameStatus
+from greycircle.games.results import ABORT_NO_FIRST_MOVE
 from greycircle.games.selectors import takeover_level_for
 
 logger = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ def flag_fall(game: Game, *, now: datetime) -> str:
     seat = game.seats.all()[game.to_move]
     if clocks.is_first_turn(game, seat.index):
         game.status = GameStatus.ABORTED
+        game.outcome = {"reason": ABORT_NO_FIRST_MOVE, "seat": seat.index}
         game.to_move = None
         game.finished_at = now
         deadline_reset(game)

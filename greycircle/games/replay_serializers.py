@@ -20,7 +20,7 @@ from rest_framework import serializers
 
 from greycircle.games import registry, schema
 from greycircle.games.models import GameStatus
-from greycircle.games.serializers import EnumField, KindField, OutcomeSerializer, SeatSerializer
+from greycircle.games.serializers import EnumField, GameOutcomeField, KindField, SeatSerializer
 
 ANALYSIS_STATUSES = ("not_requested", "pending", "ready", "failed")
 ANALYSIS_MARKS = ("mistake", "blunder")
@@ -50,7 +50,7 @@ class GameReplaySerializer(serializers.Serializer):
     options = serializers.DictField()
     seats = SeatSerializer(many=True)
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for spectators.")
-    outcome = OutcomeSerializer(allow_null=True)
+    outcome = GameOutcomeField(allow_null=True)
     move_count = serializers.IntegerField()
     finished_at = serializers.DateTimeField(allow_null=True)
     steps = ReplayStepSerializer(many=True, help_text="`move_count + 1` steps, the start first.")

@@ -26,14 +26,20 @@ from greycircle.games.models import GameStatus
 # Reasons the platform ends a game for, whatever its kind (services.game_resign, the claim on time).
 RESIGNATION = "resignation"
 TIMEOUT = "timeout"
+# Why a game was aborted, the `reason` of an aborted game's outcome (which has no winners or
+# scores: it counts for nobody): a seat's first move did not come in time (its `seat`;
+# games.flags), or the staff stopped it (services.game_abort). Games aborted before the reason
+# was kept have no outcome.
+ABORT_NO_FIRST_MOVE = "no_first_move"
+ABORT_STAFF = "staff"
 # Reasons after which the scores are all 0 and mean nothing.
 SCORELESS = frozenset({RESIGNATION, TIMEOUT})
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """`result`: "won", "lost" or "tied" from the viewer's seat, None for a spectator or a game
-    stopped by the staff; `text`: the sentence; `scored`: the scores are worth showing."""
+    """`result`: "won", "lost" or "tied" from the viewer's seat, None for a spectator or an
+    aborted game; `text`: the sentence; `scored`: the scores are worth showing."""
 
     result: str | None
     text: str
@@ -46,6 +52,21 @@ def seat_result(*, seat: int, outcome: Mapping[str, Any]) -> str:
     if seat in winners:
         return "won" if len(winners) == 1 else "tied"
     return "tied" if not winners else "lost"
+
+
+def abort_words(
+    outcome: Mapping[str, Any] | None, *, seats: Sequence[Mapping[str, Any]], you: int | None
+) -> str:
+    """Why an aborted game was: "Aborted: bob did not make a first move in time" ("you" for the
+    viewer's seat), "Stopped by the staff", or "Aborted" when the game kept no reason."""
+    reason = (outcome or {}).get("reason")
+    if reason == ABORT_STAFF:
+        return "Stopped by the staff"
+    if reason == ABORT_NO_FIRST_MOVE:
+        seat = (outcome or {}).get("seat")
+        name = next((s["name"] for s in seats if s["seat"] == seat), "a player")
+        return f"Aborted: {'you' if seat == you else name} did not make a first move in time"
+    return "Aborted"
 
 
 def _names(words: Sequence[str]) -> str:
@@ -66,7 +87,9 @@ def game_result_for(
     """How the game ended for the viewer in seat `you` (None: a spectator); None while it is not
     over. `seats` as `selectors.seats_json` gives them (`seat`, `name`)."""
     if status == GameStatus.ABORTED:
-        return GameResult(result=None, text="Stopped by the staff", scored=False)
+        return GameResult(
+            result=None, text=abort_words(outcome, seats=seats, you=you), scored=False
+        )
     if status != GameStatus.FINISHED or not outcome or "winners" not in outcome:
         return None
     winners: list[int] = list(outcome["winners"])

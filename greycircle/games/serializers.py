@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from accounts.selectors import username_key, users_by_username
 from greycircle.api.errors import ApiError, shorten
 from greycircle.games import registry
 from greycircle.games.models import DaysPerMove, GameSpeed, GameStatus, InvitationStatus, OnDecline
+from greycircle.games.results import ABORT_NO_FIRST_MOVE, ABORT_STAFF
 from greycircle.games.selectors import MyGames
 from greycircle.games.services import SeatSpec
 from greycircle.games.takebacks import TakebackAction
@@ -275,11 +276,49 @@ class SeatSerializer(serializers.Serializer):
     score = serializers.IntegerField(required=False)
 
 
+class EnumField(serializers.ChoiceField):
+    """A choice documented as its own named enum component, `enum_name` (e.g. `CirclesAiLevelEnum`),
+    so that equal names never collide across components."""
+
+    def __init__(self, choices: Any, *, enum_name: str = "", **kwargs: Any) -> None:
+        self.enum_name = enum_name
+        super().__init__(choices, **kwargs)
+
+
 class OutcomeSerializer(serializers.Serializer):
+    """A finished game's outcome."""
+
     scores = serializers.ListField(child=serializers.IntegerField())
     winners = serializers.ListField(child=serializers.IntegerField())
     reason = serializers.CharField()
     rating = GameRatingSerializer()
+
+
+class AbortedOutcomeSerializer(serializers.Serializer):
+    """An aborted game's outcome: why it was aborted. Nobody won or lost it, and it moved no
+    rating (no scores, winners or rating)."""
+
+    reason = EnumField(
+        [ABORT_NO_FIRST_MOVE, ABORT_STAFF],
+        enum_name="AbortReasonEnum",
+        help_text="`no_first_move`: a player's first move did not come in time (`seat`); "
+        "`staff`: the staff stopped it.",
+    )
+    seat = serializers.IntegerField(
+        required=False, help_text="`no_first_move` only: the seat that did not make it."
+    )
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="GameOutcome",
+        serializers=[OutcomeSerializer, AbortedOutcomeSerializer],
+        resource_type_field_name=None,
+    )
+)
+class GameOutcomeField(serializers.DictField):
+    """A game's outcome as the game keeps it: a finished game's (`Outcome`) or an aborted one's
+    (`AbortedOutcome`; games aborted before their reason was kept have none)."""
 
 
 class TakebackOfferSerializer(serializers.Serializer):
@@ -332,7 +371,7 @@ class GameSummarySerializer(serializers.Serializer):
     unlisted = serializers.BooleanField(
         help_text="In no list: only its players and whoever has its link find it."
     )
-    outcome = OutcomeSerializer(allow_null=True)
+    outcome = GameOutcomeField(allow_null=True)
     move_count = serializers.IntegerField()
     rematch_id = serializers.IntegerField(allow_null=True)
     takebacks = serializers.BooleanField(
@@ -449,15 +488,6 @@ class OneOfSerializer(ShapeSerializer):
         if variant is None:
             return instance
         return variant(context=self.context).to_representation(instance)
-
-
-class EnumField(serializers.ChoiceField):
-    """A choice documented as its own named enum component, `enum_name` (e.g. `CirclesAiLevelEnum`),
-    so that equal names never collide across components."""
-
-    def __init__(self, choices: Any, *, enum_name: str = "", **kwargs: Any) -> None:
-        self.enum_name = enum_name
-        super().__init__(choices, **kwargs)
 
 
 class ConstField(EnumField):

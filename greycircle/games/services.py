@@ -51,6 +51,7 @@ from greycircle.games.models import (
     Seat,
 )
 from greycircle.games.rated_bar import rated_bar_check
+from greycircle.games.results import ABORT_STAFF
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -404,13 +405,14 @@ def game_cancel(*, game_id: int, user: User) -> Game:
 
 
 def game_abort(*, game_id: int) -> Game:
-    """Staff stop a game that cannot go on; nobody wins."""
+    """Staff stop a game that cannot go on; nobody wins (its outcome says why, no winners)."""
     with transaction.atomic():
         game = game_lock(game_id)
         if game.status in GAME_OVER:
             raise GameInvalid("game_over", "This game is already over.")
         invitations_close(game, status=InvitationStatus.CANCELLED)
         game.status = GameStatus.ABORTED
+        game.outcome = {"reason": ABORT_STAFF}
         game.to_move = None
         game.finished_at = timezone.now()
         deadline_reset(game)

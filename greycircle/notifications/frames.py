@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from greycircle.games.frames import PongFrameSerializer, SocketErrorFrameSerializer, frame_type
 from greycircle.games.models import GameSpeed, InvitationStatus
-from greycircle.games.serializers import ConstField, KindField, OneOfSerializer, OutcomeSerializer
+from greycircle.games.serializers import ConstField, GameOutcomeField, KindField, OneOfSerializer
 from greycircle.moderation.models import SanctionKind
 from greycircle.notifications.serializers import NotificationSerializer
 
@@ -77,7 +77,7 @@ class YourTurnEventSerializer(_GameVersionEventSerializer):
 
 class GameOverEventSerializer(_GameVersionEventSerializer):
     event = ConstField("game_over", enum_name="GameOverEventEnum")
-    outcome = OutcomeSerializer()
+    outcome = GameOutcomeField(help_text="How it ended: finished, or aborted and why.")
 
 
 class GameWithdrawnEventSerializer(_GameVersionEventSerializer):

@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from greycircle.games import registry
 from greycircle.games.models import Game, GameStatus, Seat
+from greycircle.games.results import ABORT_NO_FIRST_MOVE, ABORT_STAFF
 from greycircle.notifications.models import NotificationKind
 
 
@@ -113,14 +114,24 @@ def moderation_notice_text(data: Mapping[str, Any]) -> str:
 
 
 def game_over_text(game: Game, seats: list[Seat], *, recipient_id: int) -> str:
-    """How `game` ended, for the player `recipient_id`: won, lost, tied, shared or stopped."""
+    """How `game` ended, for the player `recipient_id`: won, lost, tied, shared, aborted (a
+    first move not made in time) or stopped by the staff."""
     title = game_title(game.kind)
     against = _others(seats, recipient_id)
     outcome = game.outcome or {}
-    if game.status == GameStatus.ABORTED or "winners" not in outcome:
-        return f"Your game of {title} against {against} was stopped by the staff"
     mine = _seat_of(seats, recipient_id)
     me = mine.index if mine is not None else None
+    if game.status == GameStatus.ABORTED or "winners" not in outcome:
+        reason, late = outcome.get("reason"), outcome.get("seat")
+        if reason == ABORT_NO_FIRST_MOVE:
+            who = "you" if late == me else names([s.name for s in seats if s.index == late])
+            return (
+                f"Your game of {title} against {against} was aborted: {who or 'a player'} did "
+                "not make a first move in time"
+            )
+        if reason == ABORT_STAFF:
+            return f"Your game of {title} against {against} was stopped by the staff"
+        return f"Your game of {title} against {against} was aborted"
     name_of = {seat.index: seat.name for seat in seats}
     winners: list[int] = list(outcome["winners"])
     resigned = [seat for seat in seats if seat.index not in winners]

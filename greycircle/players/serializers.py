@@ -10,9 +10,9 @@ from greycircle.games.models import GameStatus
 from greycircle.games.serializers import (
     EnumField,
     GameEnvelopeSerializer,
+    GameOutcomeField,
     KindField,
     MoveLogEntrySerializer,
-    OutcomeSerializer,
     SeatSerializer,
 )
 from greycircle.lobby.models import SeekStatus
@@ -106,7 +106,7 @@ class GameDataSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameStatus.choices)
     your_seat = serializers.IntegerField()
     seats = SeatSerializer(many=True)
-    outcome = OutcomeSerializer(allow_null=True)
+    outcome = GameOutcomeField(allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     moves = MoveLogField(

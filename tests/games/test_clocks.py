@@ -154,7 +154,8 @@ def test_the_flag_falls_with_no_request_and_the_player_loses_on_time(blitz, alic
 def test_a_first_turn_past_its_limit_aborts_the_game_unrated(blitz):
     assert flags.flags_fall(now=blitz.flag_at) == {blitz.pk: flags.FLAG_ABORTED}
     game = fresh(blitz)
-    assert (game.status, game.outcome, game.flag_at) == (GameStatus.ABORTED, None, None)
+    assert (game.status, game.flag_at) == (GameStatus.ABORTED, None)
+    assert game.outcome == {"reason": "no_first_move", "seat": 0}
 
 
 def test_a_move_that_arrives_after_the_flag_is_not_played_and_ends_the_game(blitz, alice, bob):

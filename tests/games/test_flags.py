@@ -12,11 +12,16 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from greycircle.games import flags, registry, selectors, services
+from greycircle.games import flags, registry, results, selectors, services
 from greycircle.games.clocks import TimeControl
 from greycircle.games.errors import GameError
 from greycircle.games.models import Game, GameStatus, Move
 from greycircle.games.services import SeatSpec
+from greycircle.notifications.models import Notification, NotificationKind
+from greycircle.players.data import account_data_export
+from greycircle.players.serializers import GameDataSerializer
+from greycircle.profiles.selectors import profile_statistics
+from greycircle.ratings.models import RatingChange
 from tests.factories import game_started
 from tests.games.conftest import live_past_first_turns
 
@@ -199,3 +204,72 @@ def test_a_loop_behind_the_clock_still_records_the_real_time(alice, bob, tictact
     assert flags.flags_fall(now=before - timedelta(seconds=1)) == {game.pk: flags.FLAG_ABORTED}
 
     assert fresh(game).finished_at >= before
+
+
+# --- Aborted: why, for everyone who reads it, and counted for nobody -------------------------
+
+
+def over_for(game: Game, user) -> str:
+    """The game's line in `user`'s lists (greycircle.games.results)."""
+    game = fresh(game)
+    return results.game_result_for(
+        kind=game.kind,
+        status=game.status,
+        outcome=game.outcome,
+        seats=selectors.seats_json(game=game),
+        you=selectors.seat_index_for(game=game, viewer=user),
+    ).text
+
+
+@pytest.mark.django_db
+def test_a_first_move_not_made_in_time_aborts_the_game_saying_whose_it_was(
+    alice, bob, tictactoe, deliver_notifications
+):
+    game = game_started(
+        creator=alice,
+        kind="tictactoe",
+        opponents=[SeatSpec(user=bob)],
+        time_control=TimeControl(1, 0),
+        rated=True,
+    )
+    game = services.move_submit(
+        game_id=game.pk, user=alice, move={"cell": 0}, expected_version=game.version
+    )
+    deliver_notifications()
+
+    assert flags.flags_fall(now=game.flag_at) == {game.pk: flags.FLAG_ABORTED}
+
+    game = fresh(game)
+    assert (game.status, game.outcome) == (
+        GameStatus.ABORTED,
+        {"reason": "no_first_move", "seat": 1},
+    )
+    assert over_for(game, alice) == "Aborted: bob did not make a first move in time"
+    assert over_for(game, bob) == "Aborted: you did not make a first move in time"
+    deliver_notifications()
+    told = dict(
+        Notification.objects.filter(kind=NotificationKind.GAME_OVER).values_list(
+            "recipient__username", "text"
+        )
+    )
+    assert told == {
+        "alice": "Your game of Tic-tac-toe against bob was aborted: bob did not make a first "
+        "move in time",
+        "bob": "Your game of Tic-tac-toe against alice was aborted: you did not make a first "
+        "move in time",
+    }
+    # Still counted for nobody: no rating moved, no result in the profiles.
+    assert not RatingChange.objects.exists()
+    assert profile_statistics(user=alice, viewer=bob) == []
+
+
+@pytest.mark.django_db
+def test_a_game_the_staff_abort_says_so(alice, bob, tictactoe):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+
+    services.game_abort(game_id=game.pk)
+
+    assert fresh(game).outcome == {"reason": "staff"}
+    assert over_for(game, alice) == over_for(game, bob) == "Stopped by the staff"
+    [exported] = account_data_export(user=alice)["games"]
+    assert GameDataSerializer(exported).data["outcome"] == {"reason": "staff"}

@@ -99,10 +99,18 @@ def test_a_reason_the_kind_does_not_word_is_left_out(tictactoe):
     assert result(outcome, you=0, kind="retired").text == "You won 1-0"
 
 
-def test_a_game_stopped_by_the_staff_and_games_not_over():
-    assert result(None, you=0, status="aborted") == GameResult(
+def test_an_aborted_game_says_why_and_games_not_over():
+    assert result({"reason": "staff"}, you=0, status="aborted") == GameResult(
         result=None, text="Stopped by the staff", scored=False
     )
+    late = {"reason": "no_first_move", "seat": 1}
+    assert result(late, you=0, status="aborted") == GameResult(
+        result=None, text="Aborted: bob did not make a first move in time", scored=False
+    )
+    assert result(late, you=1, status="aborted").text == (
+        "Aborted: you did not make a first move in time"
+    )
+    assert result(None, you=0, status="aborted").text == "Aborted"  # aborted before it was kept
     for status in ("open", "active", "cancelled"):
         assert result(None, you=0, status=status) is None
 

@@ -99,8 +99,9 @@ export function mount(container, context) {
     notices(envelope, previous) {
       const state = envelope.state;
       if (!state || !previous.state) return [];
-      if (envelope.status === "finished" && previous.status !== "finished" && envelope.outcome) {
-        const { winners, reason } = envelope.outcome;
+      const { outcome } = envelope;
+      if (envelope.status === "finished" && previous.status !== "finished" && outcome && "winners" in outcome) {
+        const { winners, reason } = outcome;
         if (reason === "went_out") {
           if (winners[0] === envelope.you) return ["You played your last card and won!"];
           return [`${playerName(envelope, winners[0])} played their last card and won.`];

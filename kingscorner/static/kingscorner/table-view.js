@@ -327,7 +327,7 @@ export function tableView(root, { ui, showHelpers }) {
   function finalHands() {
     const current = game();
     const { state, outcome } = current;
-    const winners = new Set(outcome?.winners ?? []);
+    const winners = new Set(outcome && "winners" in outcome ? outcome.winners : []);
     const section = element("section", "kc-final", { "aria-labelledby": "kc-final-title" });
     const title = element("h2", "kc-final__title", { id: "kc-final-title" });
     title.textContent = "Final hands";

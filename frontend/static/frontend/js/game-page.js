@@ -138,6 +138,21 @@ function myInvitation(envelope) {
   return pendingInvitations(envelope).find((invitation) => invitation.seat === envelope.you);
 }
 
+/**
+ * Why the game was aborted, as its outcome tells: a player's first move did not come in time (a
+ * live game), or the staff stopped it. Games aborted before the reason was kept have no outcome.
+ * @param {Envelope} envelope
+ */
+function abortedLine(envelope) {
+  const { outcome } = envelope;
+  if (outcome && "seat" in outcome && outcome.seat !== undefined) {
+    const who = outcome.seat === envelope.you ? "you" : playerName(envelope, outcome.seat);
+    return `This game was aborted: ${who} did not make a first move in time. It counts for nobody.`;
+  }
+  if (outcome?.reason === "staff") return "This game was stopped by the staff.";
+  return "This game was aborted: it counts for nobody.";
+}
+
 // Why an invitation that cancelled its game ended without an answer.
 /** @type {Partial<Record<GameInvitation["status"], string>>} */
 const UNANSWERED = { declined: "declined the invitation", expired: "did not answer in time" };
@@ -156,9 +171,7 @@ function statusLine(envelope, renderer) {
       return "Waiting for players to join.";
     }
     case "aborted":
-      // A live game is aborted when a player's first move does not come in time (or by the staff).
-      if (envelope.speed === "live") return "This game was aborted: it counts for nobody.";
-      return "This game was stopped by the staff.";
+      return abortedLine(envelope);
     case "cancelled": {
       const ended = (envelope.invitations ?? []).find((invitation) => invitation.status in UNANSWERED);
       if (ended) return `This game was cancelled: ${ended.user} ${UNANSWERED[ended.status]}.`;
@@ -233,7 +246,8 @@ function renderDeadline(envelope) {
  * @param {Envelope} envelope
  */
 function ratingLine(envelope) {
-  const rating = envelope.status === "finished" ? envelope.outcome?.rating : undefined;
+  const { outcome } = envelope;
+  const rating = envelope.status === "finished" && outcome && "rating" in outcome ? outcome.rating : undefined;
   if (!rating) return "";
   if (!rating.rated) return rating.detail;
   const yours = rating.changes.find((change) => change.seat === envelope.you);

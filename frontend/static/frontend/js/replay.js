@@ -131,9 +131,16 @@ function moveLine(renderer, entry, envelope) {
  * @param {Shown} envelope
  */
 function outcomeLine(renderer, envelope) {
-  if (replay.status === "aborted") return "The game was stopped by the staff.";
   const { outcome } = replay;
-  if (!outcome) return "Game over.";
+  if (replay.status === "aborted") {
+    // Why, as the outcome tells (games aborted before the reason was kept have none).
+    if (outcome && "seat" in outcome && outcome.seat !== undefined) {
+      const who = outcome.seat === replay.you ? "you" : replay.seats[outcome.seat].name;
+      return `The game was aborted: ${who} did not make a first move in time.`;
+    }
+    return outcome?.reason === "staff" ? "The game was stopped by the staff." : "The game was aborted.";
+  }
+  if (!outcome || !("winners" in outcome)) return "Game over.";
   if (outcome.winners.length === 0) return "Game over: a tie.";
   const names = outcome.winners.map((seat) => (seat === replay.you ? "You" : replay.seats[seat].name));
   if (names.length > 1) return `Game over: ${names.join(" and ")} share the win.`;
