@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from time import perf_counter
 from typing import Final
 
@@ -53,6 +52,7 @@ from kingscorner.cards import (
     parse_card,
     rank_of,
 )
+from kingscorner.observation import Observation
 from kingscorner.rules import END_TURN, RULES, GameState, Move, MovePile, PlayCard
 
 __all__ = [
@@ -86,19 +86,6 @@ OPPONENT_DECAY: Final = 0.5
 WIN: Final = float("inf")
 
 _EMPTY: Final = -1
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What the seat to move knows: its hand, the piles, the hand sizes, the stock's size."""
-
-    seat: int
-    hand: tuple[int, ...]
-    piles: tuple[tuple[int, ...], ...]
-    hand_sizes: tuple[int, ...]
-    stock: int
-    plays_this_turn: int = 0
-    idle_turns: int = 0
 
 
 def observe(state: GameState) -> Observation:

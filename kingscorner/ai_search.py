@@ -6,8 +6,8 @@ budget (greycircle.games.engine.ComputerPlayer).
 
 What it knows
 -------------
-Only an `Observation` (kingscorner.ai): its own hand, every pile in full, the hand sizes, the
-stock's size and the turn's counters. Each iteration *determinizes*: the unseen cards (the deck
+Only an `Observation` (kingscorner.observation): its own hand, every pile in full, the hand sizes,
+the stock's size and the turn's counters. Each iteration *determinizes*: the unseen cards (the deck
 minus its hand and the piles) are shuffled with the search's seeded RNG and dealt out, so many
 to each opponent as it holds and the rest as the stock. The real hands and the stock's order are
 never read, so two states with the same observation get the same answer for the same seed.
@@ -36,13 +36,11 @@ from __future__ import annotations
 import math
 import random
 from time import perf_counter
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from kingscorner.cards import KING, fits_on, rank_of
+from kingscorner.observation import Observation
 from kingscorner.rules import END_TURN, Move, MovePile, PlayCard
-
-if TYPE_CHECKING:
-    from kingscorner.ai import Observation
 
 __all__ = [
     "END",
