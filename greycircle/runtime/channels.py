@@ -113,7 +113,17 @@ for i = 1, n do
     for _, key in ipairs(keys) do
         redis.call('ZREMRANGEBYSCORE', key, 0, now - expiry)
         if redis.call('ZCARD', key) < capacity then
-            redis.call('ZADD', key, now, ARGV[i] .. cmsgpack.pack(channels[key]))
+            -- After the channel's newest message, never at its score: messages of equal score
+            -- are popped in the order of their random prefixes, so one score for several
+            -- messages of a channel (this script's single `now`) would reorder them.
+            -- Scores are kept to the microsecond, so `now` is compared as it would be kept.
+            local score = tonumber(string.format('%.6f', now))
+            local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
+            if newest and tonumber(newest) + 0.0000005 > score then
+                score = tonumber(newest) + 0.000001
+            end
+            local stored = ARGV[i] .. cmsgpack.pack(channels[key])
+            redis.call('ZADD', key, string.format('%.6f', score), stored)
             redis.call('EXPIRE', key, expiry)
         else
             over_capacity = over_capacity + 1

@@ -144,6 +144,23 @@ async def test_sync_code_sends_through_its_own_client_alike(redis_layer):
 
 
 @pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
+async def test_messages_of_one_send_reach_a_channel_in_their_order(redis_layer):
+    """One send stores them all at one time: each after the channel's newest, never at its score
+    (equal scores are popped in the order of their random prefixes)."""
+    from asgiref.sync import sync_to_async
+
+    channel = await joined(redis_layer, "user.3")
+    for _ in range(2):
+        await sync_to_async(redis_layer.group_send_many_sync)(
+            [("user.3", {"type": "x", "n": n}) for n in range(20)]
+        )
+
+    received = [(await redis_layer.receive(channel))["n"] for _ in range(40)]
+    assert received == [*range(20), *range(20)]
+    await redis_layer.flush()
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="needs redis-server")
 async def test_messages_waiting_for_a_process_are_popped_in_one_read_and_each_reaches_its_socket(
     redis_layer, monkeypatch
 ):
