@@ -65,6 +65,7 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
             "chat_ack",
             "chat_error",
             "chat_message",
+            "chat_message_removed",
             "error",
             "game",
             "move_ack",
@@ -73,6 +74,7 @@ async def test_the_schema_serves_each_streams_frames_told_apart_by_type(served):
         ],
         "MeSocketFrame": [
             "direct_message",
+            "direct_message_removed",
             "error",
             "game_started",
             "hello",
