@@ -21,6 +21,7 @@ from greycircle.conversations.selectors import messages_sent_by
 from greycircle.games.models import Game, Move
 from greycircle.games.selectors import move_entry_for_seat, seat_index_for, seats_json
 from greycircle.lobby.models import Seek
+from greycircle.lobby.selectors import seek_json
 from greycircle.notifications.models import Notification
 from greycircle.push.selectors import push_registrations_of
 from greycircle.ratings.models import PlayerRating
@@ -122,30 +123,33 @@ def _games(user: User) -> list[dict[str, Any]]:
     return exported
 
 
+# Of a seek as the lobby shows it, what my data keeps (not its id, my name, or "mine").
+SEEK_FIELDS = (
+    "kind",
+    "pool",
+    "seats",
+    "time_control",
+    "days_per_move",
+    "rated",
+    "rating",
+    "rating_range",
+    "status",
+    "created_at",
+    "game",
+)
+
+
 def _seeks(user: User) -> list[dict[str, Any]]:
     """`user`'s seeks in the lobby, oldest first: waiting ones, and ended ones until the lobby's
-    sweep deletes them (a day after they end)."""
+    sweep deletes them (a day after they end); as the lobby shows them (`seek_json`), with when
+    each ended."""
     exported = []
-    for seek in Seek.objects.filter(user=user).order_by("created_at", "pk"):
-        control = seek.time_control
+    for seek in Seek.objects.filter(user=user).select_related("user").order_by("created_at", "pk"):
+        shown = seek_json(seek=seek, viewer=user)
         exported.append(
             {
-                "kind": seek.kind,
-                "pool": seek.pool,
-                "seats": seek.seats,
-                "time_control": None
-                if control is None
-                else {"minutes": control.minutes, "increment": control.increment},
-                "days_per_move": seek.days_per_move,
-                "rated": seek.rated,
-                "rating": round(seek.rating),
-                "rating_range": {"min": seek.rating_min, "max": seek.rating_max}
-                if seek.has_range
-                else None,
-                "status": seek.status,
-                "created_at": seek.created_at,
+                **{name: shown[name] for name in SEEK_FIELDS},
                 "ended_at": seek.ended_at,
-                "game": seek.game_id,
             }
         )
     return exported
