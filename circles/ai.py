@@ -113,18 +113,7 @@ def choose_move(
         return medium_move(
             own, opp, squares, depth=max_depth or MEDIUM_DEPTH, deadline=deadline, clock=clock
         )
-    if level == "expert":
-        return hard_move(
-            own,
-            opp,
-            squares,
-            deadline=deadline,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-            solve_empties=EXPERT_SOLVE_EMPTIES,
-            exact_empties=EXPERT_EXACT_EMPTIES,
-            clock=clock,
-        )
+    expert = level == "expert"
     return hard_move(
         own,
         opp,
@@ -132,6 +121,8 @@ def choose_move(
         deadline=deadline,
         max_depth=max_depth,
         max_nodes=max_nodes,
+        solve_empties=EXPERT_SOLVE_EMPTIES if expert else SOLVE_EMPTIES,
+        exact_empties=EXPERT_EXACT_EMPTIES if expert else EXACT_EMPTIES,
         clock=clock,
     )
 
