@@ -170,14 +170,27 @@ def _flagged(message):
     return message
 
 
-def test_a_dismissed_flagged_message_is_shown_again(moderator, alice, bob, tictactoe):
+def _bobs_two_messages_reported(alice, bob, *, flagged):
+    """Bob's line in a game's chat and his message to Alice, each reported: by the screening
+    (`flagged`: the automatic report of a shadow-hidden message) or by Alice."""
     game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
     [message] = chat_lines(game, bob, alice, 1)
     [note] = conversation_lines(bob, alice, 1)
-    filed = [
-        report(bob, game_message=_flagged(message), target="m"),
-        report(bob, direct_message=_flagged(note), target="d"),
-    ]
+    if flagged:
+        filed = [
+            report(bob, game_message=_flagged(message), target="m"),
+            report(bob, direct_message=_flagged(note), target="d"),
+        ]
+    else:
+        filed = [
+            report(bob, reporter=alice, game_message=message, target="m"),
+            report(bob, reporter=alice, direct_message=note, target="d"),
+        ]
+    return game, message, note, filed
+
+
+def test_a_dismissed_flagged_message_is_shown_again(moderator, alice, bob, tictactoe):
+    _, message, note, filed = _bobs_two_messages_reported(alice, bob, flagged=True)
 
     resolve(moderator, filed, "dismiss")
 
@@ -187,13 +200,7 @@ def test_a_dismissed_flagged_message_is_shown_again(moderator, alice, bob, ticta
 
 
 def test_an_actioned_flagged_message_stays_hidden(moderator, alice, bob, tictactoe):
-    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    [message] = chat_lines(game, bob, alice, 1)
-    [note] = conversation_lines(bob, alice, 1)
-    filed = [
-        report(bob, game_message=_flagged(message), target="m"),
-        report(bob, direct_message=_flagged(note), target="d"),
-    ]
+    _, message, note, filed = _bobs_two_messages_reported(alice, bob, flagged=True)
 
     resolve(moderator, filed, "mute", days=1)
 
@@ -212,13 +219,7 @@ def _seen_by(user, game, note):
 def test_an_actioned_message_is_hidden_from_everyone_but_its_author_and_staff(
     moderator, alice, bob, tictactoe
 ):
-    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    [message] = chat_lines(game, bob, alice, 1)
-    [note] = conversation_lines(bob, alice, 1)
-    filed = [
-        report(bob, reporter=alice, game_message=message, target="m"),
-        report(bob, reporter=alice, direct_message=note, target="d"),
-    ]
+    game, message, note, filed = _bobs_two_messages_reported(alice, bob, flagged=False)
     assert _seen_by(alice, game, note) == ([message.pk], [note.pk])
 
     resolve(moderator, filed, "mute", days=1)
@@ -232,13 +233,7 @@ def test_an_actioned_message_is_hidden_from_everyone_but_its_author_and_staff(
 
 
 def test_a_dismissed_visible_message_stays_visible(moderator, alice, bob, tictactoe):
-    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
-    [message] = chat_lines(game, bob, alice, 1)
-    [note] = conversation_lines(bob, alice, 1)
-    filed = [
-        report(bob, reporter=alice, game_message=message, target="m"),
-        report(bob, reporter=alice, direct_message=note, target="d"),
-    ]
+    game, message, note, filed = _bobs_two_messages_reported(alice, bob, flagged=False)
 
     resolve(moderator, filed, "dismiss")
 
