@@ -24,11 +24,21 @@ instance exactly as the ORM does (the backend's and the fields' converters, then
 `pre_save` and `post_save` signals around, each field's `pre_save` (so `auto_now` fields are set)
 and `get_db_prep_save`; `row_update_and_insert` writes a move's two rows (its game's UPDATE, its
 log entry's INSERT) in one statement on PostgreSQL, one round trip fewer a move.
+
+On PostgreSQL the move's two statements (its locked read, greycircle.games.models, and its write)
+are prepared once per database session (`execute_prepared`): parsing and planning them was most
+of the database's CPU for a move (the locked read: ≈330 µs a transaction sent as text against
+≈110-180 µs prepared, pgbench on this machine; bench/README.md, "Moves over the socket"). The
+statement's first use in a session sends `PREPARE` and `EXECUTE` in one query, so a move costs
+the same round trips and the same number of queries from its first to its last. Named prepared
+statements belong to a session: they need a direct connection to PostgreSQL or a pooler in
+session mode (a transaction-mode pooler would hand them to other clients).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
@@ -176,8 +186,11 @@ def row_update_and_insert(updated: models.Model, fields: Sequence[str], new: mod
     counted = "(SELECT count(*) FROM updated)"
     returning = f", {counted}" if returned is not None else f" RETURNING {counted}"
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH updated AS ({update_sql} RETURNING 1) {insert_sql}{returning}", values
+        execute_prepared(
+            connection,
+            cursor,
+            _update_and_insert_sql(update_sql, insert_sql, returning),
+            values,
         )
         row = cursor.fetchone()
     if row[-1] != 1:
@@ -203,6 +216,92 @@ def row_update_and_insert(updated: models.Model, fields: Sequence[str], new: mod
         raw=False,
         using=database,
     )
+
+
+def execute_prepared(
+    connection: BaseDatabaseWrapper, cursor: Any, sql: str, params: Sequence[Any]
+) -> None:
+    """`cursor.execute(sql, params)`; on PostgreSQL as a statement prepared once per database
+    session (`PREPARE`, then `EXECUTE` with the parameters), so that PostgreSQL parses and plans
+    it once rather than for every call. `sql` is one statement with `%s` placeholders only.
+
+    Its first use on a session sends both in one query (client-side binding, which Django uses
+    unless the database's OPTIONS ask for `server_side_binding`, takes several statements; psycopg
+    then plans and prepares on its own, and this runs `sql` as it is). The cursor is left on the
+    EXECUTE's rows. If that first query fails (a unique key refused the row, say), whether the
+    PREPARE took is not known: the next use prepares the statement under another name, on its
+    own first, so a client that keeps failing leaves at most one stray statement per session."""
+    if connection.vendor != "postgresql" or connection.settings_dict["OPTIONS"].get(
+        "server_side_binding"
+    ):
+        cursor.execute(sql, params)
+        return
+    session = _prepared_session(connection)
+    name = session.names.get(sql)
+    if name is not None:
+        cursor.execute(_execute_sql(name, sql), params)
+        return
+    name = f"{_statement_name(sql)}_{session.generation}"
+    prepare = f"PREPARE {name} AS {_numbered(sql)}"
+    if session.failed:
+        # A first use failed before: prepare on its own, so it is known to be prepared.
+        cursor.execute(prepare)
+        session.names[sql] = name
+        cursor.execute(_execute_sql(name, sql), params)
+        return
+    try:
+        cursor.execute(f"{prepare}; {_execute_sql(name, sql)}", params)
+    except BaseException:
+        session.generation += 1
+        session.failed = True
+        raise
+    session.names[sql] = name
+    cursor.nextset()  # the EXECUTE's result, after the PREPARE's
+
+
+class _PreparedSession:
+    """The statements prepared on one database session (a DB-API connection), by their SQL."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = weakref.ref(raw)
+        self.names: dict[str, str] = {}
+        self.generation = 0
+        self.failed = False
+
+
+def _prepared_session(connection: BaseDatabaseWrapper) -> _PreparedSession:
+    """What this thread's connection has prepared; a new session (reconnected) has nothing."""
+    raw = connection.connection
+    session = connection.__dict__.get("_greycircle_prepared")
+    if session is None or session.raw() is not raw:
+        session = connection.__dict__["_greycircle_prepared"] = _PreparedSession(raw)
+    return session
+
+
+@functools.cache
+def _statement_name(sql: str) -> str:
+    # Named after the SQL: a name means one statement, whichever code prepared it.
+    return "gc_" + hashlib.blake2b(sql.encode(), digest_size=8).hexdigest()
+
+
+@functools.cache
+def _numbered(sql: str) -> str:
+    """`sql` with PostgreSQL's `$1, $2, ...` for its `%s` placeholders (PREPARE's form)."""
+    if "%%" in sql or "%(" in sql:
+        raise ValueError("execute_prepared takes %s placeholders only")
+    first, *rest = sql.split("%s")
+    return first + "".join(f"${number}{part}" for number, part in enumerate(rest, start=1))
+
+
+@functools.cache
+def _execute_sql(name: str, sql: str) -> str:
+    count = sql.count("%s")
+    return f"EXECUTE {name}" + (f"({', '.join(['%s'] * count)})" if count else "")
+
+
+@functools.cache
+def _update_and_insert_sql(update_sql: str, insert_sql: str, returning: str) -> str:
+    return f"WITH updated AS ({update_sql} RETURNING 1) {insert_sql}{returning}"
 
 
 @functools.cache

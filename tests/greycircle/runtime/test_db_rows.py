@@ -1,14 +1,20 @@
 """Rows read and written by SQL written once are the rows and instances the ORM reads and writes."""
 
 import pytest
-from django.db import DatabaseError, connections, transaction
+from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from greycircle.games.models import Game, Move
 from greycircle.games.services import SeatSpec
-from greycircle.runtime.db_rows import ModelColumns, row_insert, row_update, row_update_and_insert
+from greycircle.runtime.db_rows import (
+    ModelColumns,
+    execute_prepared,
+    row_insert,
+    row_update,
+    row_update_and_insert,
+)
 from tests.factories import game_started
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tictactoe")]
@@ -184,3 +190,115 @@ def test_a_move_sends_both_rows_signals(alice, bob):
         ("pre", "Game", {"state"}),
         ("pre", "Move", None),
     ]
+
+
+# --- statements prepared once per database session (PostgreSQL) ------------------------------
+
+needs_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="prepared statements: PostgreSQL (CI has it)"
+)
+# Tests that begin a new database session close the connection: outside a test's transaction.
+new_session = pytest.mark.django_db(transaction=True)
+
+
+def prepared_statements() -> dict[str, str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        return dict(cursor.fetchall())
+
+
+def sql_of_game_read() -> str:
+    return 'SELECT "id", "version" FROM "games_game" WHERE "id" = %s'
+
+
+def game_read(pk: int) -> list:
+    with connection.cursor() as cursor:
+        execute_prepared(connection, cursor, sql_of_game_read(), [pk])
+        return cursor.fetchall()
+
+
+def test_a_statement_runs_as_written_where_it_is_not_prepared(alice, bob):
+    # SQLite (and psycopg's own server-side binding) run the SQL as it is; PostgreSQL with
+    # client-side binding prepares it: either way the same rows, in one query.
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as queries:
+            assert game_read(game.pk) == [(game.pk, game.version)]
+        assert len(queries) == 1
+
+
+@needs_postgresql
+@new_session
+def test_a_statement_is_prepared_on_its_first_use_in_a_session_and_executed_after(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    connection.close()  # a new session: nothing prepared yet
+    with CaptureQueriesContext(connection) as queries:
+        first = game_read(game.pk)
+        second = game_read(game.pk)
+    assert first == second == [(game.pk, game.version)]
+    sent = [query["sql"] for query in queries]
+    # One query each: the PREPARE goes with the first EXECUTE.
+    assert len(sent) == 2
+    assert sent[0].startswith("PREPARE gc_")
+    assert "; EXECUTE gc_" in sent[0]
+    assert sent[1].startswith("EXECUTE gc_")
+    [(name, statement)] = prepared_statements().items()
+    assert sent[1] == f"EXECUTE {name}({game.pk})"
+    assert f"AS {sql_of_game_read()}" in statement.replace("$1", "%s")
+
+
+@needs_postgresql
+@new_session
+def test_a_new_session_prepares_the_statement_again(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    game_read(game.pk)
+    connection.close()
+    assert prepared_statements() == {}  # the session that had it is gone
+    assert game_read(game.pk) == [(game.pk, game.version)]
+    assert len(prepared_statements()) == 1
+
+
+@needs_postgresql
+@new_session
+def test_a_first_use_that_fails_leaves_the_statement_usable(alice, bob):
+    # The INSERT fails on the log's unique (game, number) after its PREPARE may have taken: the
+    # next use prepares under another name, on its own, and runs.
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    Move.objects.create(game=game, number=1, seat=0, data={}, public={})
+    sql = (
+        'INSERT INTO "games_move" ("game_id", "number", "seat", "data", "public", "private", '
+        '"idempotency_key", "imported", "created_at") '
+        "VALUES (%s, %s, 0, '{}', '{}', '{}', '', false, now()) RETURNING \"number\""
+    )
+    connection.close()
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        execute_prepared(connection, cursor, sql, [game.pk, 1])
+    for number in (2, 3):
+        with transaction.atomic(), connection.cursor() as cursor:
+            execute_prepared(connection, cursor, sql, [game.pk, number])
+            assert cursor.fetchone() == (number,)
+    assert sorted(Move.objects.filter(game=game).values_list("number", flat=True)) == [1, 2, 3]
+    names = sorted(prepared_statements())
+    assert len(names) == 2
+    assert names[0].endswith("_0")
+    assert names[1].endswith("_1")
+
+
+@needs_postgresql
+def test_a_move_and_the_locked_read_are_prepared_statements(alice, bob):
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    captured = []
+    for number in (1, 2):
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            locked = Game.objects.locked_with_seats(game.pk)
+            locked.move_count = number
+            entry = Move(game=locked, number=number, seat=0, player=alice, data={}, public={})
+            row_update_and_insert(locked, ["move_count", "updated_at"], entry)
+        captured.append([query["sql"][:11] for query in queries if query["sql"][:5] != "BEGIN"])
+    # The second move (and every move after it on this session) only executes them.
+    assert captured[1] == ["EXECUTE gc_"] * 2
+    statements = prepared_statements().values()
+    assert any("FOR UPDATE" in statement for statement in statements)
+    assert any("WITH updated AS (UPDATE" in statement for statement in statements)
+    assert list(Move.objects.filter(game=game).values_list("number", flat=True)) == [1, 2]
+    assert Game.objects.get(pk=game.pk).move_count == 2
