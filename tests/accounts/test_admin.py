@@ -1,10 +1,12 @@
-"""The read-only admin pages of friend requests, friendships and blocks (accounts.admin; the
-user's page is greycircle.players.admin's: tests/players/test_admin.py)."""
+"""The read-only admin pages of friend requests, friendships and blocks, and the user's page's
+notification preferences (accounts.admin; the rest of the user's page is
+greycircle.players.admin's: tests/players/test_admin.py)."""
 
 import pytest
 
 from accounts import friends
-from accounts.models import Block, FriendRequest, Friendship
+from accounts.forms import KIND_LABELS
+from accounts.models import Block, FriendRequest, Friendship, User
 
 pytestmark = pytest.mark.django_db
 
@@ -44,4 +46,41 @@ def test_staff_search_friendships_requests_and_blocks_but_cannot_change_them(
         2,
         1,
         1,
+    )
+
+
+# --- the user's notification preferences ---------------------------------------------------------
+
+
+def test_the_user_page_shows_every_notification_preference_read_only(admin_client, alice):
+    # Every other preference flipped from its default, so that each cell is seen to be read.
+    flipped = User.NOTIFICATION_PREFERENCES[::2]
+    User.objects.filter(pk=alice.pk).update(
+        **{name: not User._meta.get_field(name).default for name in flipped}
+    )
+    alice.refresh_from_db()
+
+    response = admin_client.get(f"/admin/accounts/user/{alice.pk}/change/")
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "Notification preferences" in content
+    for name in User.NOTIFICATION_PREFERENCES:
+        shown = "on" if getattr(alice, name) else "off"
+        assert f'<td data-preference="{name}">{shown}</td>' in content, name
+    for label in KIND_LABELS.values():
+        assert f"<td>{label}</td>" in content
+    # Rows of kinds never mailed say so in the e-mail column.
+    assert '<td data-preference="">—</td>' in content
+    assert "<td>No push while I am on the site</td>" in content
+    # Only the e-mail preferences are boxes to change; inbox and push are the player's alone.
+    form_fields = set(response.context["adminform"].form.fields)
+    assert set(User.EMAIL_PREFERENCES) <= form_fields
+    assert (
+        not {name for name in User.NOTIFICATION_PREFERENCES if name.startswith("inbox_")}
+        & form_fields
+    )
+    assert (
+        not {name for name in User.NOTIFICATION_PREFERENCES if name.startswith("push_")}
+        & form_fields
     )
