@@ -152,7 +152,12 @@ def _seated_sql(database: str, locked: bool) -> tuple[str, bool]:
 
 
 class Game(models.Model):
-    kind = models.CharField(max_length=32, db_index=True)
+    # No index of its own: three kinds make it worth nothing to a query (one filtering by kind
+    # scans the table or starts from another index: (status, kind) for the open and live
+    # lists, the seats for a player's games), and every move of a live game rewrote its two
+    # entries (the plain one and the `LIKE` one Django adds on PostgreSQL): its clocks' columns
+    # are indexed, so the row's update is never HOT and writes every index (migration 0011).
+    kind = models.CharField(max_length=32)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=new_seed, editable=False)
@@ -309,7 +314,9 @@ class Move(models.Model):
     from a record, which nobody made on this site (`imported`).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # Its lookups by game (the log, a game's deletion) use the unique (game, number) index: an
+    # index of the game alone would be one more entry written by every move (migration 0011).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     number = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey(
