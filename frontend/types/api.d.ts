@@ -3938,6 +3938,15 @@ export interface components {
             created: string;
             /** Format: date-time */
             last_success: string | null;
+            /**
+             * Format: date-time
+             * @description When a push to it last did not get through.
+             */
+            last_failure: string | null;
+            /** @description The push service's answer then; null: it gave none. */
+            last_failure_status: number | null;
+            /** @description Why, with FCM's or APNs' own reason when it gave one. */
+            last_failure_reason: string;
         };
         /** @description A browser's `PushSubscription.toJSON()`. */
         PushSubscriptionJSONRequest: {

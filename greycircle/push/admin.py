@@ -1,6 +1,7 @@
 """The browsers and apps notifications are pushed to, in the admin: to find a player's, see
-whether they still work (`last_success`; for a browser its last failure too: when, the push
-service's status and why), and delete one (a player who lost a phone asks).
+whether they still work (`last_success`, and the last failure: when, the push service's status
+and why; for an app, with FCM's or APNs' own reason), and delete one (a player who lost a phone
+asks).
 
 Staff never see what would let anyone push to them: not a browser's keys (p256dh, auth) nor its
 whole endpoint (a capability URL: the push service's origin is shown), and an app's token only
@@ -39,7 +40,7 @@ class PushRegistrationAdmin(ReadOnlyAdmin):
     """Read-only but for deleting; listed by user, newest first within each."""
 
     list_display_links = ("created",)
-    list_filter = ("created", "last_success")
+    list_filter = ("created", "last_success", "last_failure")
     search_fields = ("user__username",)
     search_help_text = "Search by the username."
     list_select_related = ("user",)
@@ -55,6 +56,15 @@ class PushRegistrationAdmin(ReadOnlyAdmin):
     def user_count(self, registration: Any) -> int:
         return registration.user_count
 
+    @admin.display(description="why it failed")
+    def failure(self, registration: Any) -> str:
+        """The last failure's status, if the service answered, and why: "503: busy or failing:
+        tried again later", "no answer: tried again later"."""
+        if registration.last_failure is None:
+            return "—"
+        status, reason = registration.last_failure_status, registration.last_failure_reason
+        return reason if status is None else f"{status}: {reason}"
+
 
 @admin.register(WebPushSubscription)
 class WebPushSubscriptionAdmin(PushRegistrationAdmin):
@@ -68,7 +78,6 @@ class WebPushSubscriptionAdmin(PushRegistrationAdmin):
         "last_failure",
         "failure",
     )
-    list_filter = (*PushRegistrationAdmin.list_filter, "last_failure")
     fields = (
         "user",
         "push_service",
@@ -83,15 +92,6 @@ class WebPushSubscriptionAdmin(PushRegistrationAdmin):
     def push_service(self, subscription: WebPushSubscription) -> str:
         return origin_of(subscription.endpoint)
 
-    @admin.display(description="why it failed")
-    def failure(self, subscription: WebPushSubscription) -> str:
-        """The last failure's status, if the service answered, and why: "503: busy or failing:
-        tried again later", "no answer: tried again later"."""
-        if subscription.last_failure is None:
-            return "—"
-        status, reason = subscription.last_failure_status, subscription.last_failure_reason
-        return reason if status is None else f"{status}: {reason}"
-
 
 @admin.register(PushDevice)
 class PushDeviceAdmin(PushRegistrationAdmin):
@@ -103,9 +103,20 @@ class PushDeviceAdmin(PushRegistrationAdmin):
         "app_id",
         "token_start",
         "last_success",
+        "last_failure",
+        "failure",
     )
     list_filter = ("platform", *PushRegistrationAdmin.list_filter)
-    fields = ("user", "platform", "app_id", "token_start", "created", "last_success")
+    fields = (
+        "user",
+        "platform",
+        "app_id",
+        "token_start",
+        "created",
+        "last_success",
+        "last_failure",
+        "failure",
+    )
 
     @admin.display(description="token")
     def token_start(self, device: PushDevice) -> str:

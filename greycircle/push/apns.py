@@ -9,7 +9,8 @@ Messages go to `{APNS_BASE_URL}/3/device/<token>` (the sandbox's
 
 An APNs answer, as app_push reads it: 200 delivered; 410 (Unregistered) or 400 BadDeviceToken
 the token is gone; 403 with an expired or invalid provider token: made anew and tried again; 429
-and 5xx tried again later.
+and 5xx tried again later. The reason, a word of Apple's list ("BadTopic", "TooManyRequests"),
+is what the device's last failure keeps of the answer.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -32,6 +34,8 @@ from django.core.exceptions import ImproperlyConfigured
 TOKEN_RENEW = 40 * 60
 GONE_REASONS = frozenset({"BadDeviceToken", "Unregistered", "DeviceTokenNotForTopic"})
 TOKEN_REASONS = frozenset({"ExpiredProviderToken", "InvalidProviderToken"})
+# The shape of APNs' reasons; anything else in their place is not kept.
+REASON = re.compile(r"[A-Za-z]{1,64}")
 
 
 def apns_configured() -> bool:
@@ -126,7 +130,9 @@ def apns_send(
     if response.status_code != 200:
         try:
             reason = response.json().get("reason")
-        except ValueError:
+        except (ValueError, AttributeError):
+            reason = None
+        if not isinstance(reason, str) or not REASON.fullmatch(reason):
             reason = None
         if response.status_code == 403 and reason in TOKEN_REASONS:
             apns_token_forget()

@@ -10,7 +10,9 @@ Sent with httpx (app_push's client: webpush.push_client), as every push is.
 
 An FCM answer, as app_push reads it: 200 delivered; 404 (UNREGISTERED) or 403
 (SENDER_ID_MISMATCH) the token is gone or not ours; 401 the access token was refused (made anew,
-tried again); 429 and 5xx tried again later.
+tried again); 429 and 5xx tried again later. Of an error's body only its code is read
+(`fcm_error_code`), which the device's last failure keeps: its `message` may quote the request
+(the token, the payload's values), so it is never kept.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -31,6 +34,10 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
+# The shape of FCM's error codes ("UNREGISTERED", "QUOTA_EXCEEDED") and the API's statuses
+# ("INVALID_ARGUMENT"): anything else in their place is not kept.
+ERROR_CODE = re.compile(r"[A-Z][A-Z_]{0,63}")
+FCM_ERROR_TYPE = "type.googleapis.com/google.firebase.fcm.v1.FcmError"
 TOKEN_LIFETIME = 3600
 TOKEN_MARGIN = 60  # an access token is made anew this long before it expires
 
@@ -159,3 +166,24 @@ def fcm_send(
     if response.status_code == 401:
         fcm_token_forget(credentials)
     return response
+
+
+def fcm_error_code(response: httpx.Response) -> str | None:
+    """FCM's code for a refused message: its `FcmError` detail's `errorCode` ("UNREGISTERED",
+    "QUOTA_EXCEEDED"), else the API's `status` ("UNAVAILABLE"); None without one."""
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(error, dict):
+        return None
+    details = error.get("details")
+    codes = [
+        detail.get("errorCode")
+        for detail in (details if isinstance(details, list) else [])
+        if isinstance(detail, dict) and detail.get("@type") == FCM_ERROR_TYPE
+    ]
+    for code in [*codes, error.get("status")]:
+        if isinstance(code, str) and ERROR_CODE.fullmatch(code):
+            return code
+    return None

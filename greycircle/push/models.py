@@ -80,6 +80,19 @@ class PushDevice(models.Model):
     app_id = models.CharField(max_length=APP_ID_MAX, help_text="The app's id (its package).")
     created = models.DateTimeField(auto_now_add=True)
     last_success = models.DateTimeField(null=True, blank=True)
+    # As a browser's (WebPushSubscription): the last push that did not get through, for the
+    # staff to see why an app gets nothing (not one whose token is gone: that removes the
+    # device; push.app_push). Never the token nor anything of the push.
+    last_failure = models.DateTimeField(null=True, blank=True)
+    last_failure_status = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The push service's answer; empty: it gave none."
+    )
+    last_failure_reason = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Why, with the service's own reason when it gave one (FCM's error code, "
+        "APNs' reason).",
+    )
 
     class Meta:
         constraints = [

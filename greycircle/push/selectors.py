@@ -42,6 +42,9 @@ def push_registrations_of(*, user: Any) -> dict[str, list[dict[str, Any]]]:
                 "token": token_shortened(device.token),
                 "created": device.created,
                 "last_success": device.last_success,
+                "last_failure": device.last_failure,
+                "last_failure_status": device.last_failure_status,
+                "last_failure_reason": device.last_failure_reason,
             }
             for device in PushDevice.objects.filter(user=user).order_by("created", "pk")
         ],

@@ -162,3 +162,12 @@ class PushDeviceDataSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Its first characters and an ellipsis.")
     created = serializers.DateTimeField()
     last_success = serializers.DateTimeField(allow_null=True)
+    last_failure = serializers.DateTimeField(
+        allow_null=True, help_text="When a push to it last did not get through."
+    )
+    last_failure_status = serializers.IntegerField(
+        allow_null=True, help_text="The push service's answer then; null: it gave none."
+    )
+    last_failure_reason = serializers.CharField(
+        allow_blank=True, help_text="Why, with FCM's or APNs' own reason when it gave one."
+    )

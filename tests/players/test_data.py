@@ -175,6 +175,8 @@ def test_my_browsers_and_apps_are_in_my_data_without_their_keys(alice, bob):
         "games.gc.app",
         "ffffffff…",
     )
+    assert (device["last_failure"], device["last_failure_status"]) == (None, None)
+    assert device["last_failure_reason"] == ""
     text = json.dumps(data)
     assert keys["p256dh"] not in text
     assert keys["auth"] not in text

@@ -3,7 +3,10 @@
 `POST /token` takes the site's JWT bearer assertion, checks its RS256 signature with the service
 account's public key and its claims, and gives an access token; `POST
 /v1/projects/<project>/messages:send` takes a message only with a token it gave, records it, and
-answers 200 (or what a test asks of one device token: 404, 503, ...).
+answers 200 (or what a test asks of one device token: 404, 503, ...). An error is answered as
+FCM's are: `{"error": {"code", "message", "status", "details": [FcmError's errorCode]}}`, with
+the status and error code FCM documents for that HTTP status, and a message quoting the
+request's token (FCM's messages may quote the request, which the site must not keep).
 """
 
 from __future__ import annotations
@@ -21,6 +24,18 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from tests.push.local_http import LocalHttpService
+
+FCM_ERROR_TYPE = "type.googleapis.com/google.firebase.fcm.v1.FcmError"
+# HTTP status -> (the API's status, FCM's error code), as FCM's documentation pairs them.
+ERRORS = {
+    400: ("INVALID_ARGUMENT", "INVALID_ARGUMENT"),
+    401: ("UNAUTHENTICATED", "THIRD_PARTY_AUTH_ERROR"),
+    403: ("PERMISSION_DENIED", "SENDER_ID_MISMATCH"),
+    404: ("NOT_FOUND", "UNREGISTERED"),
+    429: ("RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED"),
+    500: ("INTERNAL", "INTERNAL"),
+    503: ("UNAVAILABLE", "UNAVAILABLE"),
+}
 
 
 def unb64url(text: str) -> bytes:
@@ -97,7 +112,15 @@ class FcmService(LocalHttpService):
             status = queued.popleft() if queued else 200
             if status == 200:
                 return 200, {"name": f"projects/{self.PROJECT}/messages/{len(self.messages)}"}
-            return status, {"error": {"code": status}}
+            api_status, code = ERRORS.get(status, ("UNKNOWN", "UNSPECIFIED_ERROR"))
+            return status, {
+                "error": {
+                    "code": status,
+                    "message": f"Message to {message['token']} not sent.",
+                    "status": api_status,
+                    "details": [{"@type": FCM_ERROR_TYPE, "errorCode": code}],
+                }
+            }
 
     def _token(self, form: dict[str, list[str]]) -> tuple[int, dict[str, Any]]:
         try:

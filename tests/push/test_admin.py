@@ -8,10 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from greycircle.push import webpush
+from greycircle.notifications.models import NotificationKind
+from greycircle.push import app_push, webpush
 from greycircle.push.models import PushDevice, WebPushSubscription
 from greycircle.push.services import webpush_subscribe
 from tests.admin_pages import staff_with
+from tests.notifications.conftest import notify
 from tests.push.push_service import Browser
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +100,28 @@ def test_a_browsers_last_failure_is_shown_when_and_why(admin_client, registratio
     assert {"last_failure", "failure"} <= set(page.context["adminform"].readonly_fields)
     failing = listed(admin_client.get(BROWSERS, {"last_failure__isnull": "False"}))
     assert {row.pk for row in failing} == {first.pk, second.pk}
+
+
+def test_an_apps_last_failure_is_shown_when_and_why(admin_client, registrations, bob, apns_service):
+    device = PushDevice.objects.get()
+    never_failed = PushDevice.objects.create(
+        user=bob, platform="fcm", token="f" * 64, app_id="games.gc.app"
+    )
+    apns_service.answer(TOKEN, 400, "BadTopic")
+    # FCM is not set up here: only the iOS device is pushed to, and APNs refuses it.
+    app_push.app_push_deliver(notification_id=notify(bob, NotificationKind.FRIEND_REQUEST).pk)
+    assert len(apns_service.pushes_to(TOKEN)) == 1
+
+    content = admin_client.get(APPS).content.decode()
+    assert "400: refused: not tried again (BadTopic)" in content
+    page = admin_client.get(f"{APPS}{device.pk}/change/")
+    assert "400: refused: not tried again (BadTopic)" in page.content.decode()
+    assert {"last_failure", "failure"} <= set(page.context["adminform"].readonly_fields)
+    assert TOKEN not in page.content.decode()
+    failing = listed(admin_client.get(APPS, {"last_failure__isnull": "False"}))
+    assert [row.pk for row in failing] == [device.pk]
+    working = listed(admin_client.get(APPS, {"last_failure__isnull": "True"}))
+    assert [row.pk for row in working] == [never_failed.pk]
 
 
 def test_registrations_are_found_by_username(admin_client, registrations):

@@ -1,8 +1,10 @@
 """App push: `/api/v1/push/devices/`, and notifications pushed through FCM (a local stand-in,
-tests/push/fcm_service.py, which checks the site's OAuth assertion)."""
+tests/push/fcm_service.py, which checks the site's OAuth assertion) and APNs (apns_service.py):
+what each answer does to the device, its last failure included."""
 
 from __future__ import annotations
 
+import socket
 from datetime import timedelta
 from urllib.parse import urlencode
 
@@ -14,7 +16,7 @@ from rest_framework.test import APIClient
 
 from greycircle.notifications.models import NotificationKind
 from greycircle.notifications.tasks import NOTIFICATIONS_QUEUE
-from greycircle.push import tasks, webpush
+from greycircle.push import app_push, tasks, webpush
 from greycircle.push.models import PushDevice
 from tests.notifications.conftest import notify
 from tests.push.conftest import APP_ID
@@ -153,11 +155,53 @@ def test_an_unavailable_fcm_is_tried_again_later(fcm_service, client_for, bob, r
 
     [retry] = app_tasks().filter(status="READY")
     assert retry.run_after >= started + timedelta(seconds=webpush.RETRY_BASE_SECONDS)
+    failed = PushDevice.objects.get()
+    assert failed.last_failure >= started
+    assert (failed.last_failure_status, failed.last_failure_reason) == (
+        503,
+        f"{webpush.FAILURE_BUSY} (UNAVAILABLE)",  # FCM's error code, not its message
+    )
     app_tasks().update(run_after=timezone.now())
     run_tasks()
     assert len(fcm_service.messages_to(TOKEN)) == 2
     assert not app_tasks().filter(status="READY").exists()
-    assert PushDevice.objects.get().last_success is not None
+    delivered = PushDevice.objects.get()
+    assert delivered.last_success > delivered.last_failure  # the failure is kept, as history
+
+
+def test_fcm_not_answering_is_a_failure_without_a_status(
+    fcm_service, client_for, bob, run_tasks, settings
+):
+    register(client_for(bob))
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        port = closed.getsockname()[1]
+    # The access token still comes from the stand-in; the message goes where nobody listens.
+    settings.FCM_BASE_URL = f"http://127.0.0.1:{port}"
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+
+    assert app_tasks().filter(status="READY").count() == 1  # tried again later
+    failed = PushDevice.objects.get()
+    assert failed.last_failure is not None
+    assert (failed.last_failure_status, failed.last_failure_reason) == (
+        None,
+        f"{webpush.FAILURE_NO_ANSWER} (ConnectError)",
+    )
+
+
+def test_an_app_push_given_up_says_so(fcm_service, client_for, bob):
+    register(client_for(bob))
+    fcm_service.answer(TOKEN, 503)
+    notification = notify(bob, NotificationKind.FRIEND_REQUEST)
+
+    retry = app_push.app_push_deliver(notification_id=notification.pk, attempt=webpush.RETRIES_MAX)
+
+    assert retry is None
+    kept = PushDevice.objects.get()
+    assert (kept.last_failure_status, kept.last_failure_reason) == (
+        503,
+        f"given up after {webpush.RETRIES_MAX + 1} tries",
+    )
 
 
 def test_an_app_push_task_run_again_pushes_nothing_twice(fcm_service, client_for, bob, run_tasks):
@@ -174,14 +218,31 @@ def test_an_app_push_task_run_again_pushes_nothing_twice(fcm_service, client_for
     assert len(fcm_service.messages_to(TOKEN)) == 1
 
 
-def test_a_refused_message_is_logged_and_not_retried(fcm_service, client_for, bob, run_tasks):
+def test_a_refused_message_is_logged_and_not_retried(
+    fcm_service, client_for, bob, run_tasks, caplog
+):
     register(client_for(bob))
     fcm_service.answer(TOKEN, 400)
-    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    notification = notify(bob, NotificationKind.FRIEND_REQUEST, text="carol wants to be friends")
+    tasks.push_enqueue(notification=notification)
     run_tasks()
     assert len(fcm_service.messages_to(TOKEN)) == 1
-    assert PushDevice.objects.exists()
     assert not app_tasks().filter(status="READY").exists()
+    refused = PushDevice.objects.get()
+    assert refused.last_failure is not None
+    assert (refused.last_failure_status, refused.last_failure_reason) == (
+        400,
+        f"{webpush.FAILURE_REFUSED} (INVALID_ARGUMENT)",
+    )
+    # FCM's message quoted the token: neither it nor the push is kept or logged.
+    logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert logged == [
+        f"app push of notification {notification.pk} refused by fcm with 400 INVALID_ARGUMENT; "
+        "not retried"
+    ]
+    for text in (refused.last_failure_reason, *logged):
+        assert TOKEN not in text
+        assert "carol" not in text
 
 
 def test_a_user_on_the_site_gets_no_app_push(fcm_service, client_for, bob, run_tasks):
@@ -261,11 +322,34 @@ def test_an_unavailable_apns_is_tried_again_later(apns_service, client_for, bob,
     tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
     run_tasks()
     assert app_tasks().filter(status="READY").count() == 1
+    failed = PushDevice.objects.get()
+    assert (failed.last_failure_status, failed.last_failure_reason) == (
+        503,
+        f"{webpush.FAILURE_BUSY} (ServiceUnavailable)",
+    )
 
     app_tasks().update(run_after=timezone.now())
     run_tasks()
     assert len(apns_service.pushes_to(DEVICE_TOKEN)) == 2
     assert PushDevice.objects.get().last_success is not None
+
+
+def test_a_push_apns_refuses_is_kept_as_the_devices_failure(
+    apns_service, client_for, bob, run_tasks
+):
+    register_ios(client_for(bob))
+    apns_service.answer(DEVICE_TOKEN, 400, "BadTopic")
+    tasks.push_enqueue(notification=notify(bob, NotificationKind.FRIEND_REQUEST))
+    run_tasks()
+
+    assert len(apns_service.pushes_to(DEVICE_TOKEN)) == 1
+    assert not app_tasks().filter(status="READY").exists()  # not tried again
+    refused = PushDevice.objects.get()
+    assert refused.last_failure is not None
+    assert (refused.last_failure_status, refused.last_failure_reason) == (
+        400,
+        f"{webpush.FAILURE_REFUSED} (BadTopic)",
+    )
 
 
 def test_a_recipient_with_both_kinds_of_app_gets_both(
