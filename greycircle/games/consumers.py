@@ -379,6 +379,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, code: str, detail: str) -> None:
         await self.send_json({"type": "error", "code": code, "detail": detail})
 
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        # channels' hook for `send_json` (the stdlib's encoder): written as every frame is.
+        return events.frame_text(content)
+
 
 async def _presence_update(update: Any, user_id: int) -> None:
     """Run a presence update; a failing cache never breaks the socket."""

@@ -2,16 +2,20 @@
 entries in each frame, and a move request that costs a few queries however long the game."""
 
 import json
+from datetime import UTC, date, datetime
+from decimal import Decimal
 
 import psycopg
 import pytest
 from channels.layers import get_channel_layer
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils.translation import gettext_lazy
 from django_tasks_db.models import DBTaskResult
+from rest_framework.utils.encoders import JSONEncoder
 
-from greycircle.games import services
-from greycircle.games.models import Game
+from greycircle.games import events, services
+from greycircle.games.models import Game, GameStatus
 from greycircle.notifications import tasks
 from greycircle.notifications.models import Notification
 from tests.games.api_requests import move
@@ -182,3 +186,36 @@ def test_a_connection_cut_right_after_the_commit_loses_no_notification(
     assert _notification_tasks().count() == 1
     deliver_notifications()
     assert Notification.objects.filter(recipient=bob, kind="your_turn").exists()
+
+
+# --- the frames' JSON: what DRF's encoder writes, by orjson -------------------------------------
+
+
+def drf_text(payload) -> str:
+    return json.dumps(payload, cls=JSONEncoder, separators=(",", ":"))
+
+
+@pytest.mark.django_db(transaction=False)
+def test_a_frame_reads_back_as_the_rest_apis_json_of_it():
+    payload = {
+        "at": datetime(2026, 12, 2, 13, 5, 7, 123456, tzinfo=UTC),
+        "on_the_second": datetime(2026, 12, 2, 13, 5, 7, tzinfo=UTC),
+        "day": date(2026, 12, 2),
+        "rating": Decimal("1512.25"),
+        "name": "Zoë 黒",
+        "seats": {0: "first", 1: None},
+        "scores": (33, 31),
+        "lazy": gettext_lazy("Finished"),
+        "status": GameStatus.FINISHED,
+    }
+    text = events.frame_text(payload)
+    assert json.loads(text) == json.loads(drf_text(payload))
+    assert '"at":"2026-12-02T13:05:07.123456Z"' in text  # to the microsecond, UTC as Z
+    assert '"on_the_second":"2026-12-02T13:05:07Z"' in text
+    assert events.jsonable(payload) == json.loads(drf_text(payload))
+
+
+@pytest.mark.django_db(transaction=False)
+def test_what_orjson_does_not_write_is_written_as_drf_writes_it():
+    payload = {"big": 2**70, "at": datetime(2026, 12, 2, tzinfo=UTC)}
+    assert events.frame_text(payload) == drf_text(payload)
