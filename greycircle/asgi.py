@@ -24,6 +24,9 @@ from django.conf import settings  # noqa: E402
 
 from accounts.websocket_auth import WebSocketAuthMiddlewareStack  # noqa: E402
 from greycircle.chat.routing import websocket_urlpatterns as chat_websockets  # noqa: E402
+from greycircle.conversations.routing import (  # noqa: E402
+    websocket_urlpatterns as conversations_websockets,
+)
 from greycircle.games.routing import websocket_urlpatterns  # noqa: E402
 from greycircle.lobby.routing import websocket_urlpatterns as lobby_websockets  # noqa: E402
 from greycircle.runtime.wsgi_bridge import WSGIBridge  # noqa: E402
@@ -81,9 +84,15 @@ application = ProtocolTypeRouter(
     {
         "http": BodyLength(http_threads),
         "websocket": WebSocketAuthMiddlewareStack(
-            # A game's socket with its chat (greycircle.chat) first: the games' own route
-            # knows nothing of chat.
-            URLRouter(chat_websockets + websocket_urlpatterns + lobby_websockets)
+            # A game's socket with its chat (greycircle.chat), and the user's with their
+            # messages (greycircle.conversations), first: the games' own routes know nothing of
+            # either.
+            URLRouter(
+                chat_websockets
+                + conversations_websockets
+                + websocket_urlpatterns
+                + lobby_websockets
+            )
         ),
     }
 )

@@ -2524,7 +2524,10 @@ export interface components {
             email: string;
             password: string;
         };
-        /** @description Sent on connect: a client that reconnects corrects its badge with `unread_count`. */
+        /**
+         * @description Sent on connect: a client that reconnects corrects its badges with `unread_count` (its
+         *     notifications) and `messages_unread_count` (its messages from friends).
+         */
         HelloFrame: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2534,6 +2537,8 @@ export interface components {
             /** @description Your username. */
             user: string;
             unread_count: number;
+            /** @description How many messages from friends you have not read (as `messages_unread`'s `count`). */
+            messages_unread_count: number;
         };
         /** @enum {string} */
         HelloFrameTypeEnum: "hello";

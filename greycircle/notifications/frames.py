@@ -246,8 +246,9 @@ class MeSocketFrameSerializer(OneOfSerializer):
 
 def me_frames_add(variants: dict[str, type[serializers.Serializer]]) -> None:
     """Type frames that an app above the platform sends on `ws/me/` (greycircle.conversations:
-    `direct_message`, `messages_unread`), with its own serializers, which this layer may not
-    import; called from that app's `ready()`, before any schema is built."""
+    `direct_message`, `messages_unread`, and a `hello` with more in it than this one), with its
+    own serializers, which this layer may not import; called from that app's `ready()`, before
+    any schema is built."""
     MeSocketFrameSerializer.variants = {**MeSocketFrameSerializer.variants, **variants}
 
 

@@ -46,6 +46,7 @@ async def test_an_app_signs_up_reads_me_and_opens_its_stream():
         "type": "hello",
         "user": "dana",
         "unread_count": 0,
+        "messages_unread_count": 0,
     }
     await communicator.disconnect()
 

@@ -236,6 +236,7 @@ async def test_groups_that_missed_a_change_are_told_to_resync_and_each_socket_ca
         "type": "hello",
         "user": "alice",
         "unread_count": 1,
+        "messages_unread_count": 0,
     }
     await asyncio.to_thread(events.missed.remember, layer, [events.user_sockets_group(alice.pk)])
     assert await receive_close(me, timeout=WITHIN) == UNAVAILABLE

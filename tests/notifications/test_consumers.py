@@ -40,7 +40,8 @@ async def test_hello_carries_the_unread_count(alice, bob, deliver_notifications)
     await sync_to_async(deliver_notifications)()
     _, cookie = await sync_to_async(signed_in)(bob)
     socket, hello = await stream(cookie)
-    assert hello == {"type": "hello", "user": "bob", "unread_count": 1}
+    # (And the unread messages' count: tests/conversations/test_consumers.py.)
+    assert hello == {"type": "hello", "user": "bob", "unread_count": 1, "messages_unread_count": 0}
     await socket.disconnect()
 
 

@@ -61,19 +61,6 @@ function setMessagesUnread(count) {
   if (shown) shown.textContent = String(count);
 }
 
-// The page came with the count; after a reconnect (frames may have been missed) it is asked again.
-async function refreshMessagesUnread() {
-  try {
-    const response = await fetch("/api/v1/conversations/?page_size=1", {
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
-    });
-    if (response.ok) setMessagesUnread((await response.json()).messages_unread_count);
-  } catch (error) {
-    console.warn("Could not fetch the unread messages' count.", error);
-  }
-}
-
 /**
  * A few words before the page's title, e.g. "Your turn"; "" for none.
  * @param {string} status
@@ -180,9 +167,10 @@ export function lastHello() {
 /** @param {MeSocketFrame} message */
 function received(message) {
   if (message.type === "hello") {
-    if (latestHello && messagesBadge) refreshMessagesUnread();
+    // Both counts as they are now: after a reconnect, frames may have been missed.
     latestHello = message;
     setUnread(message.unread_count);
+    setMessagesUnread(message.messages_unread_count);
   } else if (message.type === "notification") {
     setUnread(message.unread_count);
     inboxUpdate(message);
