@@ -15,8 +15,10 @@ Levels
   X-/C-squares, parity: `circles.ai_eval.evaluate`), then, with `SOLVE_EMPTIES` or fewer empty
   squares, an exact endgame solver: first win/draw/loss, then the exact disc margin
   (`circles.ai_search`).
-* ``expert`` — ``hard``'s search and solver, with an opening book (`circles.ai_book`: the seed
-  picks among the book's moves while the game is in it) and the exact solve tried from
+* ``expert`` — ``hard``'s search and solver over an evaluation fitted from self-play games
+  (`circles.ai_fitted`: per-phase weights and an edge pattern table, data in
+  ``circles/data/fitted.txt``), with an opening book (`circles.ai_book`: the seed picks among
+  the book's moves while the game is in it) and the exact solve tried from
   `EXPERT_SOLVE_EMPTIES` empty squares (at once from `EXPERT_EXACT_EMPTIES`), so it plays the
   endgame perfectly some moves earlier.
 
@@ -38,7 +40,8 @@ from time import perf_counter
 from typing import Final
 
 from circles.ai_book import book_moves
-from circles.ai_eval import WEIGHTS, evaluate, evaluate_simple, final_score
+from circles.ai_eval import WEIGHTS, evaluate, evaluate_simple, evaluate_with, final_score
+from circles.ai_fitted import fitted_evaluate_with
 from circles.ai_search import PRIORITY, OutOfTime, Search
 from circles.rules import FULL, GameState, flip_mask, move_mask
 
@@ -124,6 +127,7 @@ def choose_move(
         solve_empties=EXPERT_SOLVE_EMPTIES if expert else SOLVE_EMPTIES,
         exact_empties=EXPERT_EXACT_EMPTIES if expert else EXACT_EMPTIES,
         clock=clock,
+        evaluate=fitted_evaluate_with if expert else evaluate_with,
     )
 
 
@@ -223,6 +227,7 @@ def hard_move(
     solve_empties: int = SOLVE_EMPTIES,
     exact_empties: int = EXACT_EMPTIES,
     clock: Callable[[], float] = perf_counter,
+    evaluate: Callable[[int, int, int, int], int] = evaluate_with,
 ) -> int:
     """The hard player's move among `squares` (ties go to the earliest in `squares`).
 
@@ -231,7 +236,8 @@ def hard_move(
     `exact_empties` down), then a win/draw/loss solve and an exact one, each kept only if it
     finishes in time. `info`, if given, is filled with what was searched (for benchmarks).
     Without a `deadline`, give `max_nodes` (or `max_depth` far from the end): nothing else
-    stops the search.
+    stops the search. `evaluate` is the midgame search's evaluation (``evaluate_with``'s
+    signature): hard's by default, the fitted one for expert.
     """
     empties = (~(own | opp) & FULL).bit_count()
     squares = root_order(own, opp, squares)
@@ -242,7 +248,9 @@ def hard_move(
         if empties <= solve_empties and deadline is not None:
             now = clock()
             midgame_deadline = now + (deadline - now) * MIDGAME_SHARE
-        search = Search(deadline=midgame_deadline, max_nodes=max_nodes, clock=clock)
+        search = Search(
+            deadline=midgame_deadline, max_nodes=max_nodes, clock=clock, evaluate=evaluate
+        )
         best, value, depth = search.think(
             own, opp, squares, max_depth=min(max_depth or MAX_DEPTH, MAX_DEPTH)
         )

@@ -10,10 +10,11 @@ midgame search and one for the solver (dicts keyed by ``(own, opp)``, which says
 growing at `TT_LIMIT` entries.
 
 * `Search.think` — iterative-deepening principal-variation search (negamax alpha-beta, null
-  windows after the first move) over `circles.ai_eval.evaluate`. Moves are ordered table move
-  first, then by the opponent's mobility after the move (fewest first) and square priority; the
-  opponent's moves computed for ordering are handed down so no node generates them twice. The
-  last ply evaluates its children inline. A pass costs no depth.
+  windows after the first move) over `circles.ai_eval.evaluate` (``hard``) or another
+  evaluation of the same signature given as `evaluate` (``expert``'s fitted one). Moves are
+  ordered table move first, then by the opponent's mobility after the move (fewest first) and
+  square priority; the opponent's moves computed for ordering are handed down so no node
+  generates them twice. The last ply evaluates its children inline. A pass costs no depth.
 * `Search.solve` — the exact disc difference (``own - opp`` at the end of perfect play) by the
   same kind of search, fastest-first ordering (fewest opponent replies) and the table while
   many squares are empty; from `SHALLOW_EMPTIES` down it loops over the empty squares
@@ -85,6 +86,7 @@ class Search:
     __slots__ = (
         "clock",
         "deadline",
+        "evaluate",
         "limit",
         "max_nodes",
         "nodes",
@@ -99,8 +101,10 @@ class Search:
         deadline: float | None = None,
         max_nodes: int | None = None,
         clock: Callable[[], float] = perf_counter,
+        evaluate: Callable[[int, int, int, int], int] = evaluate_with,
     ) -> None:
         self.clock = clock
+        self.evaluate = evaluate
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -212,7 +216,7 @@ class Search:
                 return final_score(own, opp)
             return -self._pvs(opp, own, opp_moves, depth, -beta, -alpha)
         if depth <= 0:
-            return evaluate_with(own, opp, moves, move_mask(opp, own))
+            return self.evaluate(own, opp, moves, move_mask(opp, own))
         if depth == 1:
             return self._last_ply(own, opp, moves, alpha, beta)
 
@@ -261,7 +265,7 @@ class Search:
     def _last_ply(self, own: int, opp: int, moves: int, alpha: int, beta: int) -> int:
         """Depth 1: each child is evaluated in place (with the same pass rule as `_pvs`)."""
         best_value = -INFINITY
-        evaluate = evaluate_with
+        evaluate = self.evaluate
         count = 1  # this node and each child evaluated
         for mask in PRIORITY_GROUPS:
             group = moves & mask
