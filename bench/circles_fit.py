@@ -17,9 +17,14 @@
    on the model's features (`circles.ai_fitted.features`): the side to move's bias and parity, the
    scalar weights and the edge pattern classes. A phase's rows are its own positions and those
    within ``--overlap`` empties of it, so neighbouring phases' weights agree; the edge classes are
-   shrunk towards 0 by ``--ridge`` (a pattern seen that many times keeps half its value). Every
-   tenth game is held out: the printed error per phase is the root mean square of the predicted
-   margin on the phase's own positions, fitted and held out, in discs.
+   shrunk towards 0 by ``--ridge`` (a pattern seen that many times keeps half its value). The
+   last phase is fitted first: with ``--lookahead K`` (at least 6 + ``--overlap``), a position
+   with more than ``--exact-empties`` empties is labelled not by its game's margin but by the
+   value of the game's first position K or more empties later (its exact value, or the margin
+   the later phase's fitted weights predict there), which leaves out the noise of the
+   3-ply player's mistakes after it. Every tenth game is held out: the printed error per phase
+   is the root mean square of the predicted margin against those labels on the phase's own
+   positions, fitted and held out, in discs.
 ``--speed N`` fits nothing: it times `circles.ai_eval.evaluate_with` (``hard``'s) and
 `circles.ai_fitted.fitted_evaluate_with` on the same N positions from seeded self-play games,
 alternating rounds, and prints evaluations per CPU second of each.
@@ -143,7 +148,10 @@ DENSE = 2 + len(SCALARS)
 
 
 def _rows(
-    positions: list[tuple[int, int, int]], columns: dict[str, int], *, grow: bool
+    positions: list[tuple[int, int, int]] | list[tuple[int, int, float]],
+    columns: dict[str, int],
+    *,
+    grow: bool,
 ) -> list[Row]:
     """Model rows for `positions`; edge classes get columns (new ones only when `grow`)."""
     rows = []
@@ -221,43 +229,100 @@ def _rms(rows: list[Row], x: list[float]) -> float:
     return math.sqrt(total / len(rows))
 
 
+def _predict(position: tuple[int, int, int], fitted: tuple[list[float], dict[str, int]]) -> float:
+    """The margin a phase's fitted weights predict for `position`, in discs."""
+    x, columns = fitted
+    ((dense, sparse, _label),) = _rows([position], columns, grow=False)
+    return sum(a * b for a, b in zip(dense, x, strict=False)) + sum(
+        sign * x[column] for column, sign in sparse
+    )
+
+
+def _empties(position: tuple[int, int, int]) -> int:
+    return (~(position[0] | position[1]) & FULL).bit_count()
+
+
+def _label(
+    game: list[tuple[int, int, int]],
+    index: int,
+    fitted: dict[int, tuple[list[float], dict[str, int]]],
+    *,
+    phase: int,
+    lookahead: int,
+    exact_empties: int,
+) -> int | float:
+    """The label of `game[index]` for fitting `phase` (see the module: ``--lookahead``)."""
+    position = game[index]
+    empties = _empties(position)
+    if not lookahead or empties <= exact_empties:
+        return position[2]
+    for later in game[index + 1 :]:
+        later_empties = _empties(later)
+        if later_empties > empties - lookahead:
+            continue
+        later_phase = phase_of(later_empties)
+        if later_phase <= phase or later_phase not in fitted or not position[2] or not later[2]:
+            break  # no fitted later phase, or a tie: which side is which is unknown
+        value = later[2] if later_empties <= exact_empties else _predict(later, fitted[later_phase])
+        # both labels are one final margin seen from each side to move: their signs relate them
+        return value if (position[2] > 0) == (later[2] > 0) else -value
+    return position[2]
+
+
 def fit(
-    games: list[list[tuple[int, int, int]]], *, ridge: float, overlap: int, iterations: int
+    games: list[list[tuple[int, int, int]]],
+    *,
+    ridge: float,
+    overlap: int,
+    iterations: int,
+    lookahead: int = 0,
+    exact_empties: int = 0,
 ) -> tuple[list[tuple[list[float], dict[str, int]]], list[str]]:
-    """Per phase: (weights, edge class -> column); and the report's lines."""
-    train: list[tuple[int, int, int]] = []
-    held: list[tuple[int, int, int]] = []
-    for index, game in enumerate(games):
-        (held if index % HOLDOUT_EVERY == 0 else train).extend(game)
-    by_empties: dict[int, list[tuple[int, int, int]]] = {}
-    for position in train:
-        by_empties.setdefault((~(position[0] | position[1]) & FULL).bit_count(), []).append(
-            position
-        )
-    report = []
-    fitted = []
-    for phase in range(PHASES):
+    """Per phase: (weights, edge class -> column); and the report's lines. Fits the last phase
+    first, so that with a `lookahead` the earlier ones can be labelled by the later fits."""
+    report: dict[int, str] = {}
+    fitted: dict[int, tuple[list[float], dict[str, int]]] = {}
+    for phase in reversed(range(PHASES)):
         own_empties = [e for e in range(61) if phase_of(e) == phase]
         low, high = min(own_empties) - overlap, max(own_empties) + overlap
-        chosen = [p for e in range(low, high + 1) for p in by_empties.get(e, [])]
+        chosen: list[tuple[int, int, float]] = []
+        own: list[tuple[int, int, float]] = []
+        held: list[tuple[int, int, float]] = []
+        for number, game in enumerate(games):
+            for index, position in enumerate(game):
+                empties = _empties(position)
+                if not low <= empties <= high:
+                    continue
+                label = _label(
+                    game,
+                    index,
+                    fitted,
+                    phase=phase,
+                    lookahead=lookahead,
+                    exact_empties=exact_empties,
+                )
+                labelled = (position[0], position[1], label)
+                if number % HOLDOUT_EVERY == 0:
+                    if phase_of(empties) == phase:
+                        held.append(labelled)
+                    continue
+                chosen.append(labelled)
+                if phase_of(empties) == phase:
+                    own.append(labelled)
         columns: dict[str, int] = {}
         rows = _rows(chosen, columns, grow=True)
         x = ridge_fit(rows, DENSE + len(columns), ridge=ridge, iterations=iterations)
-
-        def in_phase(position: tuple[int, int, int], phase: int = phase) -> bool:
-            return phase_of((~(position[0] | position[1]) & FULL).bit_count()) == phase
-
-        own_rows = _rows([p for p in train if in_phase(p)], columns, grow=False)
-        held_rows = _rows([p for p in held if in_phase(p)], columns, grow=False)
-        report.append(
+        own_rows = _rows(own, columns, grow=False)
+        held_rows = _rows(held, columns, grow=False)
+        report[phase] = (
             f"phase {phase} (empties {min(own_empties)}-{max(own_empties)}): {len(rows)} rows "
             f"({len(own_rows)} its own), {len(columns)} edge classes; RMS error "
             f"{_rms(own_rows, x):.2f} fitted, {_rms(held_rows, x):.2f} held out "
             f"({len(held_rows)}) discs"
         )
-        print(report[-1], flush=True)
-        fitted.append((x, columns))
-    return fitted, report
+        print(report[phase], flush=True)
+        fitted[phase] = (x, columns)
+    return [fitted[phase] for phase in range(PHASES)], [report[p] for p in range(PHASES)]
 
 
 def write_model(
@@ -327,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exact-empties", type=int, default=10)
     parser.add_argument("--ridge", type=float, default=8.0)
     parser.add_argument("--overlap", type=int, default=2)
+    parser.add_argument("--lookahead", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--positions", type=Path, help="keep (or reuse) the positions here")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -353,12 +419,20 @@ def main(argv: list[str] | None = None) -> int:
     generated = time.perf_counter() - started
     positions = sum(len(game) for game in games)
     print(f"{positions} positions from {len(games)} games ({source}) in {generated:.0f} s")
-    fitted, report = fit(games, ridge=args.ridge, overlap=args.overlap, iterations=args.iterations)
+    fitted, report = fit(
+        games,
+        ridge=args.ridge,
+        overlap=args.overlap,
+        iterations=args.iterations,
+        lookahead=args.lookahead,
+        exact_empties=args.exact_empties,
+    )
     elapsed = time.perf_counter() - started
     command = (
         f"python -m bench.circles_fit --games {args.games} --seed {args.seed} --random-plies "
         f"{args.random_plies} --epsilon {args.epsilon} --exact-empties {args.exact_empties} "
-        f"--ridge {args.ridge} --overlap {args.overlap} --iterations {args.iterations}"
+        f"--ridge {args.ridge} --overlap {args.overlap} --lookahead {args.lookahead} "
+        f"--iterations {args.iterations}"
     )
     header = [
         command,

@@ -175,7 +175,9 @@ def test_the_fit_writes_a_data_file_that_reads_back(tmp_path):
     positions = tmp_path / "positions.txt"
     circles_fit.write_positions(positions, games)
     assert circles_fit.read_positions(positions) == games
-    fitted, report = circles_fit.fit(games, ridge=4.0, overlap=2, iterations=20)
+    fitted, report = circles_fit.fit(
+        games, ridge=4.0, overlap=2, iterations=20, lookahead=8, exact_empties=6
+    )
     assert len(report) == PHASES
     out = tmp_path / "fitted.txt"
     circles_fit.write_model(out, fitted, ["a test"])
@@ -185,6 +187,31 @@ def test_the_fit_writes_a_data_file_that_reads_back(tmp_path):
     assert model.bias[3] == round(100 * x[0])
     for canon, column in columns.items():
         assert model.edges.get(canon, (0,) * PHASES)[3] == round(100 * x[column])
+
+
+def test_a_lookahead_label_is_the_value_later_in_the_game_seen_from_the_side_to_move():
+    game = circles_fit.self_play(random.Random(3), random_plies=8, epsilon=0.0, exact_empties=10)
+    assert game[0][2]  # not a tie (the labels' signs relate the sides)
+
+    def empties(position):
+        return 64 - (position[0] | position[1]).bit_count()
+
+    index = next(i for i, p in enumerate(game) if empties(p) == 20)
+    # 10 empties on the game is played perfectly: the label is its exact value, the game's margin
+    assert (
+        circles_fit._label(game, index, {}, phase=6, lookahead=10, exact_empties=10)
+        == (game[index][2])
+    )
+    # 8 on, at 11 or 12 empties, phase 8's fitted weights value it (here: 5 discs for its mover)
+    later = next(p for p in game[index:] if empties(p) <= 12)
+    assert empties(later) > 10
+    phase_8 = ([5.0] + [0.0] * (circles_fit.DENSE - 1), {})
+    label = circles_fit._label(game, index, {8: phase_8}, phase=6, lookahead=8, exact_empties=10)
+    assert label == (5.0 if (later[2] > 0) == (game[index][2] > 0) else -5.0)
+    assert (
+        circles_fit._label(game, index, {}, phase=6, lookahead=0, exact_empties=10)
+        == (game[index][2])
+    )
 
 
 def test_a_broken_data_file_is_refused():
