@@ -133,6 +133,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A move's statements are prepared once per PostgreSQL session (greycircle.runtime.db_rows):
+# behind a pooler in transaction mode (pgbouncer's default), which hands a session to other
+# clients between transactions, set DATABASE_PREPARED_STATEMENTS=0.
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the web process and the task worker share one SQLite file.
     DATABASES["default"]["OPTIONS"] = {

@@ -32,7 +32,8 @@ of the database's CPU for a move (the locked read: ≈330 µs a transaction sent
 statement's first use in a session sends `PREPARE` and `EXECUTE` in one query, so a move costs
 the same round trips and the same number of queries from its first to its last. Named prepared
 statements belong to a session: they need a direct connection to PostgreSQL or a pooler in
-session mode (a transaction-mode pooler would hand them to other clients).
+session mode (a transaction-mode pooler would hand them to other clients): behind one, set
+DATABASE_PREPARED_STATEMENTS=0 and every statement is sent as text.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from django.conf import settings
 from django.db import DatabaseError, connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.signals import post_save, pre_save
@@ -231,8 +233,10 @@ def execute_prepared(
     EXECUTE's rows. If that first query fails (a unique key refused the row, say), whether the
     PREPARE took is not known: the next use prepares the statement under another name, on its
     own first, so a client that keeps failing leaves at most one stray statement per session."""
-    if connection.vendor != "postgresql" or connection.settings_dict["OPTIONS"].get(
-        "server_side_binding"
+    if (
+        connection.vendor != "postgresql"
+        or not settings.DATABASE_PREPARED_STATEMENTS
+        or connection.settings_dict["OPTIONS"].get("server_side_binding")
     ):
         cursor.execute(sql, params)
         return

@@ -302,3 +302,16 @@ def test_a_move_and_the_locked_read_are_prepared_statements(alice, bob):
     assert any("WITH updated AS (UPDATE" in statement for statement in statements)
     assert list(Move.objects.filter(game=game).values_list("number", flat=True)) == [1, 2]
     assert Game.objects.get(pk=game.pk).move_count == 2
+
+
+@needs_postgresql
+@new_session
+def test_behind_a_transaction_pooler_statements_are_sent_as_text(alice, bob, settings):
+    # DATABASE_PREPARED_STATEMENTS=0 (a pooler in transaction mode): nothing is prepared.
+    settings.DATABASE_PREPARED_STATEMENTS = False
+    game = game_started(creator=alice, kind="tictactoe", opponents=[SeatSpec(user=bob)])
+    connection.close()
+    with CaptureQueriesContext(connection) as queries:
+        assert game_read(game.pk) == game_read(game.pk) == [(game.pk, game.version)]
+    assert [query["sql"][:6] for query in queries] == ["SELECT", "SELECT"]
+    assert prepared_statements() == {}
