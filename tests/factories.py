@@ -85,3 +85,12 @@ def game_started(*, creator, kind, opponents, **options):
     game = services.game_create(creator=creator, kind=kind, opponents=opponents, **options)
     accept_invitations(game.pk)
     return Game.objects.with_seats().get(pk=game.pk)
+
+
+def session_cookie(user) -> bytes:
+    """A `Cookie` header's value signing `user` in, for a socket opened without a browser."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()

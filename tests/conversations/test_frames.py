@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from rest_framework.test import APIClient
 
 from greycircle.asgi import application
 from greycircle.conversations import services
 from tests.api.socket_frames import FramesChecked
-from tests.factories import befriend
+from tests.factories import befriend, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -18,14 +17,8 @@ pytestmark = [
 ]
 
 
-def _cookie(user) -> bytes:
-    client = APIClient()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
 async def stream(user) -> FramesChecked:
-    cookie = await sync_to_async(_cookie)(user)
+    cookie = await sync_to_async(session_cookie)(user)
     socket = FramesChecked(
         application, "/ws/me/", headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
     )

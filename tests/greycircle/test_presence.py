@@ -9,7 +9,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
-from rest_framework.test import APIClient
 
 from greycircle import presence
 from greycircle.asgi import application
@@ -22,6 +21,7 @@ from greycircle.presence import (
     users_online,
 )
 from tests.api.socket_frames import FramesChecked
+from tests.factories import session_cookie
 
 
 class CountingCache:
@@ -94,12 +94,6 @@ def test_closing_a_socket_whose_count_expired_does_no_harm():
 # --- Real sockets ------------------------------------------------------------------------------
 
 
-def _cookie(user) -> bytes:
-    client = APIClient()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
 async def _socket(path: str, cookie: bytes | None) -> WebsocketCommunicator:
     headers = [(b"origin", b"http://testserver")]
     if cookie:
@@ -115,7 +109,7 @@ online = sync_to_async(user_is_online)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_thread_connections", "tictactoe")
 async def test_a_user_is_online_while_any_socket_of_theirs_is_open(alice, bob):
-    cookie = await sync_to_async(_cookie)(alice)
+    cookie = await sync_to_async(session_cookie)(alice)
     assert not await online(alice.pk)
 
     me = await _socket("/ws/me/", cookie)
@@ -149,7 +143,7 @@ async def test_refused_and_anonymous_sockets_count_nobody(alice):
 @pytest.mark.usefixtures("close_thread_connections")
 async def test_an_open_socket_keeps_its_count_alive(alice, monkeypatch):
     monkeypatch.setattr(presence, "PRESENCE_REFRESH", 0.05)
-    cookie = await sync_to_async(_cookie)(alice)
+    cookie = await sync_to_async(session_cookie)(alice)
     me = await _socket("/ws/me/", cookie)
     await me.receive_json_from()
     await sync_to_async(cache.delete)(presence_key(alice.pk))  # evicted, say
