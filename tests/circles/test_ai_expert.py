@@ -85,6 +85,7 @@ def test_the_expert_is_reproducible_with_a_node_cap():
         for _ in range(3)
     }
     assert len(moves) == 1
+    assert moves <= set(RULES.legal_moves(state))
 
 
 @pytest.mark.parametrize("index", range(len(LATE)))
