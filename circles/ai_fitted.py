@@ -251,7 +251,12 @@ def fitted_evaluate(own: int, opp: int) -> int:
 
 
 def fitted_evaluate_with(own: int, opp: int, own_moves: int, opp_moves: int) -> int:
-    """`fitted_evaluate` for an unfinished game, given both sides' legal moves."""
+    """`fitted_evaluate` for an unfinished game, given both sides' legal moves.
+
+    The search calls it at every leaf: the frontier, the edges' indexes and the X-squares are
+    written out here (as in `circles.ai_eval.evaluate_with`) rather than through `_near_empty`,
+    `edge_patterns` and `_x_squares`, whose calls would cost a large share of an evaluation;
+    `features` (what the fit reads) uses those, and a test holds the two to the same values."""
     empty = ~(own | opp) & FULL
     table, score, w_discs, w_mobility, w_corner, w_frontier, w_x = _BY_EMPTIES[empty.bit_count()]
     score += w_discs * (own.bit_count() - opp.bit_count())
