@@ -69,7 +69,8 @@ def evaluate(own: int, opp: int) -> int:
     return 10 * squares + 79 * mobility + 801 * corners + 382 * close // 4
 
 
-def _moves(bits: int) -> list[int]:
+def squares_low_first(bits: int) -> list[int]:
+    """The squares of `bits`, lowest first (the order the searches and self-play draw from)."""
     squares = []
     while bits:
         low = bits & -bits
@@ -106,7 +107,7 @@ class ClassicEngine:
         return best
 
     def _root(self, own: int, opp: int, child_value, first: int | None) -> int:
-        squares = sorted(_moves(move_mask(own, opp)), key=lambda s: -SQUARE_WEIGHTS[s])
+        squares = sorted(squares_low_first(move_mask(own, opp)), key=lambda s: -SQUARE_WEIGHTS[s])
         if first is not None and first in squares:
             squares.remove(first)
             squares.insert(0, first)
@@ -145,7 +146,7 @@ class ClassicEngine:
                 or (bound == UPPER and value <= alpha)
             ):
                 return value
-        squares = sorted(_moves(moves), key=lambda s: -SQUARE_WEIGHTS[s])
+        squares = sorted(squares_low_first(moves), key=lambda s: -SQUARE_WEIGHTS[s])
         if tt_move in squares:
             squares.remove(tt_move)
             squares.insert(0, tt_move)
@@ -190,7 +191,7 @@ class ClassicEngine:
                 ):
                     return value
         children = []
-        for square in _moves(moves):
+        for square in squares_low_first(moves):
             flips = flip_mask(square, own, opp)
             child_own, child_opp = opp ^ flips, own | flips | (1 << square)
             replies = move_mask(child_own, child_opp).bit_count() if empties > 5 else 0

@@ -48,6 +48,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench.circles_classic import squares_low_first
 from bench.match_stats import machine_line
 from circles.ai import medium_move
 from circles.ai_fitted import PHASES, SCALARS, SCALE, features, phase_of
@@ -56,15 +57,6 @@ from circles.rules import FULL, Position, flip_mask, move_mask
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "circles" / "data" / "fitted.txt"
 HOLDOUT_EVERY = 10
-
-
-def _squares(bits: int) -> list[int]:
-    squares = []
-    while bits:
-        low = bits & -bits
-        squares.append(low.bit_length() - 1)
-        bits ^= low
-    return squares
 
 
 def self_play(
@@ -85,7 +77,7 @@ def self_play(
             own, opp, sign = opp, own, -sign
             continue
         seen.append((own, opp, sign))
-        squares = _squares(moves)
+        squares = squares_low_first(moves)
         empties = (~(own | opp) & FULL).bit_count()
         if len(squares) == 1:
             square = squares[0]
