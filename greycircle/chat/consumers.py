@@ -8,16 +8,16 @@ knows nothing of chat, and on top of it:
   (a message sent again with it is answered with the message posted, and is not posted again);
 - a message posted reaches the sockets of every audience that may read its room
   (greycircle.chat.events), and each socket sends it on as `{"type": "chat_message", "message"}`
-  unless its own user may not see it: its author is on the other side of a block with them (the
-  message names those users, read as it was published: a block applies at once on every open
-  socket), it is hidden (flagged) and not theirs, or they have chat off here. `links` is set for
+  unless its own user may not see it: its author is on the other side of a block with them, or
+  they had chat off in this game when it was published (the message names those users, read as it
+  was published: a block or a switch applies at once on every open socket), it is hidden
+  (flagged) and not theirs, or their settings turn chat off. `links` is set for
   them: true only for their own and their friends' messages;
 - a message staff hid (a report acted on) is sent as `{"type": "chat_message_removed", "id",
   "room"}` to every socket of its room but its author's, whose page drops it.
 
-What a socket knows of its user's friends and switches is read when it first needs it and again
-after RELATIONS_SECONDS (and at once when the user moves this game's switch), so a message's
-delivery costs no query per socket.
+What a socket knows of its user's friends and their settings' chat switch is read when it first
+needs it and again after RELATIONS_SECONDS, so a message's delivery costs no query per socket.
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ from greycircle.socket_threads import run_for_socket
 
 logger = logging.getLogger(__name__)
 
-# How long a socket trusts what it read of its user's friends and chat switches.
+# How long a socket trusts what it read of its user's friends and settings' chat switch.
 RELATIONS_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
 class Relations:
     trusted: set[int]  # the user and their friends: whose links are clickable
-    chat_off: bool
+    chat_enabled: bool  # their settings' switch
 
 
 class ChatGameConsumer(GameConsumer):
@@ -90,10 +90,10 @@ class ChatGameConsumer(GameConsumer):
     async def chat_message(self, message: dict[str, Any]) -> None:
         user = self.scope["user"]
         author_id = message["author_id"]
-        if user.pk in message["blocked_ids"]:
+        if user.pk in message["blocked_ids"] or user.pk in message["chat_off_ids"]:
             return
         relations = await self._relations_now()
-        if relations.chat_off:
+        if not relations.chat_enabled:
             return
         if message["message"]["hidden"] and author_id != user.pk:
             return
@@ -109,26 +109,20 @@ class ChatGameConsumer(GameConsumer):
                 {"type": "chat_message_removed", "id": message["id"], "room": message["room"]}
             )
 
-    async def chat_switch(self, message: dict[str, Any]) -> None:
-        if message["user_id"] == self.scope["user"].pk:
-            self._relations = None
-
     async def _relations_now(self) -> Relations:
         if (
             self._relations is None
             or time.monotonic() - self._relations_read_at > RELATIONS_SECONDS
         ):
-            self._relations = await run_for_socket(
-                _relations_read, user=self.scope["user"], game_id=self.game_id
-            )
+            self._relations = await run_for_socket(_relations_read, user=self.scope["user"])
             self._relations_read_at = time.monotonic()
         return self._relations
 
 
-def _relations_read(*, user: User, game_id: int) -> Relations:
+def _relations_read(*, user: User) -> Relations:
     return Relations(
         trusted=selectors.friend_ids_of(user=user) | {user.pk},
-        chat_off=selectors.game_chat_off_for(user=user, game_id=game_id),
+        chat_enabled=selectors.user_chat_enabled(user=user),
     )
 
 

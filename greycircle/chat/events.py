@@ -4,16 +4,18 @@ may be sent; each socket then leaves out what its own user may not see (a blocke
 hidden message of someone else, everything while chat is off) and says whether its links are
 clickable for them (greycircle.chat.consumers).
 
-A message carries the ids of the users on the other side of a block with its author, read as it
-is published (after its commit): a block applies to every message published after it commits, on
-every open socket at once, with no socket's cached view of its user's blocks to wait out.
+A message carries the ids of the users on the other side of a block with its author, and of those
+who turned chat off in its game, read as it is published (after its commit): a block or a switch
+applies to every message published after it commits, on every open socket at once, with no
+socket's cached view to wait out, and a message published while a user's chat was off never
+reaches them, however late their socket reads it.
 """
 
 from __future__ import annotations
 
 from accounts.selectors import blocked_user_ids
 from greycircle.chat.models import ChatRoom, GameMessage
-from greycircle.chat.selectors import game_message_json
+from greycircle.chat.selectors import game_chat_off_user_ids, game_message_json
 from greycircle.games.events import game_group, jsonable, publish
 from greycircle.games.models import GAME_OVER, Game
 from greycircle.games.selectors import game_audiences
@@ -37,6 +39,7 @@ def game_message_published(*, message: GameMessage, game: Game) -> None:
         # One query per message rather than one per socket; read now, so a block committed
         # since the message was posted is already in it.
         "blocked_ids": sorted(blocked_user_ids(user=message.author_id)),
+        "chat_off_ids": sorted(game_chat_off_user_ids(game_id=game.pk)),
     }
     publish(
         [
@@ -61,9 +64,3 @@ def game_message_removed(*, message: GameMessage, game: Game) -> None:
             for seat in game_message_audiences(game=game, room=message.room)
         ]
     )
-
-
-def game_chat_switched(*, game: Game, user_id: int) -> None:
-    """Tell `user_id`'s sockets of `game` (in whichever audience) that their chat switch moved."""
-    payload = {"type": "chat.switch", "user_id": user_id}
-    publish([(game_group(game.pk, seat), payload) for seat in game_audiences(game=game)])

@@ -52,8 +52,12 @@ def game_room_postable(*, viewer: Any, game: Game, room: str, key: str = "") -> 
 
 def game_chat_off_for(*, user: Any, game_id: int) -> bool:
     """Whether `user` has chat off in this game: in their settings, or for this game alone."""
-    enabled = User.objects.filter(pk=user.pk).values_list("chat_enabled", flat=True).first()
-    return not enabled or game_chat_off_here(user=user, game_id=game_id)
+    return not user_chat_enabled(user=user) or game_chat_off_here(user=user, game_id=game_id)
+
+
+def user_chat_enabled(*, user: Any) -> bool:
+    """Whether `user` has chat on in their settings (as stored now, not as `user` was read)."""
+    return bool(User.objects.filter(pk=user.pk).values_list("chat_enabled", flat=True).first())
 
 
 def game_chat_off_here(*, user: Any, game_id: int) -> bool:
@@ -84,6 +88,11 @@ def game_messages_for(
 def friend_ids_of(*, user: Any) -> set[int]:
     """Ids of `user`'s friends: whose links `user`'s page makes clickable."""
     return set(friends_of(user=user).values_list("friend_id", flat=True))
+
+
+def game_chat_off_user_ids(*, game_id: int) -> set[int]:
+    """The users who turned chat off for this game alone (the page's switch)."""
+    return set(GameChatOff.objects.filter(game_id=game_id).values_list("user_id", flat=True))
 
 
 def game_message_json(*, message: GameMessage, links: bool) -> dict[str, Any]:

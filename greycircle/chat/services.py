@@ -120,14 +120,13 @@ def _posted_before(*, user: Any, client_id: str) -> GameMessage | None:
 
 def game_chat_switch(*, user: Any, game_id: int, on: bool, key: str = "") -> bool:
     """Turn chat on or off for `user` in this game (their settings' switch stays as it is);
-    returns whether it is now on here. Their open sockets of the game hear of it."""
+    returns whether it is now on here. Every message published after this commits reaches their
+    open sockets of the game or not by it (greycircle.chat.events)."""
     game = _game_seen(user=user, game_id=game_id, key=key)
-    with transaction.atomic():
-        if on:
-            GameChatOff.objects.filter(user_id=user.pk, game=game).delete()
-        else:
-            GameChatOff.objects.get_or_create(user_id=user.pk, game=game)
-        transaction.on_commit(lambda: events.game_chat_switched(game=game, user_id=user.pk))
+    if on:
+        GameChatOff.objects.filter(user_id=user.pk, game=game).delete()
+    else:
+        GameChatOff.objects.get_or_create(user_id=user.pk, game=game)
     return not game_chat_off_here(user=user, game_id=game.pk)
 
 

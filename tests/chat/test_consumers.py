@@ -10,9 +10,10 @@ from asgiref.sync import sync_to_async
 from rest_framework.test import APIClient
 
 from accounts.friends import user_block
+from accounts.models import User
 from greycircle.chat import services
 from greycircle.chat.models import GameMessage
-from greycircle.games.services import SeatSpec
+from greycircle.games.services import SeatSpec, move_submit
 from tests.api.socket_frames import frames_validator
 from tests.factories import UserFactory, befriend, game_started
 from tests.games.test_consumers import open_socket, signed_in
@@ -165,6 +166,8 @@ async def test_each_socket_leaves_out_what_its_user_may_not_see(game, alice, bob
 
 
 async def test_a_game_switched_off_stops_its_messages(game, alice, bob):
+    """A message published while bob's chat was off here never reaches him, even if his socket
+    reads it only after he turned chat on again (the message names who had it off)."""
     game_id = await game()
     a, b = await socket_of(alice, game_id), await socket_of(bob, game_id)
 
@@ -177,6 +180,23 @@ async def test_a_game_switched_off_stops_its_messages(game, alice, bob):
     await a.send_json_to(chat("and now?", chat_id="c2"))
     await a.receive_json_from()
     assert await said(b) == ("alice", "and now?")  # the first never came
+    for socket in (a, b):
+        await socket.disconnect()
+
+
+async def test_chat_off_in_the_settings_stops_every_message(game, alice, bob):
+    game_id = await game()
+    await sync_to_async(User.objects.filter(pk=bob.pk).update)(chat_enabled=False)
+    a, b = await socket_of(alice, game_id), await socket_of(bob, game_id)
+
+    await a.send_json_to(chat("anyone?"))
+    await a.receive_json_from()
+    assert await said(a) == ("alice", "anyone?")
+    played = await sync_to_async(move_submit)(
+        game_id=game_id, user=alice, move={"cell": 4}, expected_version=1
+    )
+    frame = await b.receive_json_from()  # the message never came: the move's frame is next
+    assert (frame["type"], frame["envelope"]["version"]) == ("game", played.version)
     for socket in (a, b):
         await socket.disconnect()
 
